@@ -1,0 +1,101 @@
+package agentspan
+
+import (
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// Policy decides whose data a transcript must not show.
+type Policy interface {
+	// Withheld reports whether the call with this id, of this tool (nil when the transcript does not
+	// say), carries data that must be withheld. Ids arrive trimmed of surrounding spaces. A transcript
+	// names a call's tool where the call is made, before its result, so a policy that remembers the ids
+	// of tools it withholds by name recognises the result too, and the call's own span when it comes.
+	Withheld(callID, tool []byte) bool
+}
+
+// Shaper turns a value into its shape.
+type Shaper interface {
+	// ShapeJSON appends the shaped form of raw, one JSON value, as one JSON value.
+	ShapeJSON(dst, raw []byte) []byte
+	// ShapeText returns the shaped form of a string attribute: JSON text shaped structurally, any other
+	// text withheld.
+	ShapeText(s string) string
+}
+
+// Rewrite counts what Withhold changed in one span.
+type Rewrite struct {
+	// Payloads is how many tool arguments, results and tainted texts were shaped.
+	Payloads int
+	// Tainted is true when a withheld result entered this transcript.
+	Tainted bool
+}
+
+// JSON transcripts: the attributes whose value is a JSON document that may hold tool calls and
+// results, in the order they are read (inputs before outputs, so a result seen in the input taints the
+// output). input.value/output.value are OpenInference's raw request and response, which on model and
+// agent spans carry OpenAI-style messages; tool spans are shaped whole and never reach this.
+var (
+	jsonInputKeys  = []string{genAIInputMessages, "ai.prompt.messages", "ai.prompt", oiInputValue}
+	jsonOutputKeys = []string{genAIOutputMessages, "ai.response.toolCalls", oiOutputValue}
+	// textOutputKeys hold a model's plain-text answer.
+	textOutputKeys = []string{"ai.response.text"}
+	flatFormats    = []flatConvention{openInferenceFlat, openLLMetryFlat}
+)
+
+// Withhold shapes, in the transcripts a span carries, the arguments and results of every call the
+// policy withholds. With taint, model text that follows a withheld result is withheld too: in the
+// transcript after it, and in the span's own output.
+func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
+	var rw Rewrite
+	w := jsonWalk{policy: p, shaper: s, taint: taint}
+	for _, key := range jsonInputKeys {
+		rw.Payloads += w.rewriteAttr(attrs, key)
+	}
+	for i := range flatFormats {
+		n, tainted := flatFormats[i].withholdInput(attrs, p, s, taint)
+		rw.Payloads += n
+		w.tainted = w.tainted || tainted
+	}
+	rw.Tainted = w.tainted
+	// Outputs hold tool calls whose arguments can be data-class, and, once tainted, model text.
+	for _, key := range jsonOutputKeys {
+		rw.Payloads += w.rewriteAttr(attrs, key)
+	}
+	if w.taint && w.tainted {
+		for _, key := range textOutputKeys {
+			if v, ok := attrs.Get(key); ok && v.Type() == pcommon.ValueTypeStr {
+				v.SetStr(s.ShapeText(v.Str()))
+				rw.Payloads++
+			}
+		}
+		for i := range flatFormats {
+			rw.Payloads += flatFormats[i].withholdOutput(attrs, s)
+		}
+	}
+	return rw
+}
+
+// jsonAttr returns the attribute's bytes when it is a string that holds a JSON container.
+func jsonAttr(attrs pcommon.Map, key string) ([]byte, bool) {
+	v, ok := attrs.Get(key)
+	if !ok || v.Type() != pcommon.ValueTypeStr {
+		return nil, false
+	}
+	b := jsonraw.StringBytes(v.Str())
+	return b, isContainerStart(b)
+}
+
+func isContainerStart(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{', '[':
+			return true
+		}
+		return false
+	}
+	return false
+}

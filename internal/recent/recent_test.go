@@ -1,0 +1,70 @@
+package recent
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func TestCapacityEvictsOldestFirst(t *testing.T) {
+	m := New[int](3, time.Hour)
+	var ev Evicted
+	for i := range 5 {
+		e := m.Put(fmt.Sprint(i), i, t0.Add(time.Duration(i)*time.Second))
+		ev.Capacity += e.Capacity
+	}
+	if m.Len() != 3 || ev.Capacity != 2 {
+		t.Fatalf("len %d evicted %d, want 3 and 2", m.Len(), ev.Capacity)
+	}
+	for i, want := range []bool{false, false, true, true, true} {
+		if _, ok := m.Get([]byte(fmt.Sprint(i)), t0.Add(10*time.Second)); ok != want {
+			t.Errorf("key %d present=%v, want %v", i, ok, want)
+		}
+	}
+}
+
+func TestAgeExpires(t *testing.T) {
+	m := New[string](10, time.Minute)
+	m.Put("a", "x", t0)
+	m.Put("b", "y", t0.Add(30*time.Second))
+	if _, ok := m.Get([]byte("a"), t0.Add(61*time.Second)); ok {
+		t.Fatal("a outlived its ttl")
+	}
+	ev := m.Expire(t0.Add(61 * time.Second))
+	if ev.Age != 1 || m.Len() != 1 {
+		t.Fatalf("expired %d, len %d; want 1 and 1", ev.Age, m.Len())
+	}
+}
+
+func TestRefreshKeepsKeyAlive(t *testing.T) {
+	m := New[int](2, time.Minute)
+	m.Put("a", 1, t0)
+	m.Put("b", 2, t0.Add(10*time.Second))
+	m.Put("a", 1, t0.Add(50*time.Second)) // refresh
+	ev := m.Expire(t0.Add(65 * time.Second))
+	if ev.Age != 0 {
+		t.Fatalf("nothing is older than a minute since its last put, yet %d expired", ev.Age)
+	}
+	if _, ok := m.Get([]byte("a"), t0.Add(65*time.Second)); !ok {
+		t.Fatal("refreshed key lost")
+	}
+	// Full: the next new key pushes out b, the oldest by last put, not a.
+	if ev := m.Put("c", 3, t0.Add(66*time.Second)); ev.Capacity+ev.Age != 1 {
+		t.Fatalf("want one eviction, got %+v", ev)
+	}
+	if _, ok := m.Get([]byte("a"), t0.Add(66*time.Second)); !ok {
+		t.Fatal("a was evicted instead of b")
+	}
+}
+
+func TestFloodStaysBounded(t *testing.T) {
+	m := New[struct{}](1000, time.Hour)
+	for i := range 100_000 {
+		m.Put(fmt.Sprint(i), struct{}{}, t0.Add(time.Duration(i)*time.Millisecond))
+		if m.Len() > 1000 {
+			t.Fatalf("len %d over bound at %d", m.Len(), i)
+		}
+	}
+}

@@ -1,0 +1,255 @@
+package shapeonly
+
+import (
+	"context"
+	"time"
+
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/processor"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
+)
+
+// shapeOnly withholds the values of data-class tool calls wherever they appear: on the tool's own span,
+// and in the transcripts of model spans that read the results back, found by tool-call id.
+type shapeOnly struct {
+	cfg        *Config
+	shaper     *countsonly.Shaper
+	structural map[string]struct{}
+	classes    map[string]struct{}
+	memory     *memory
+	telemetry  *metadata.TelemetryBuilder
+	now        func() time.Time
+}
+
+func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
+	tb, err := metadata.NewTelemetryBuilder(set.TelemetrySettings)
+	if err != nil {
+		return nil, err
+	}
+	p := &shapeOnly{
+		cfg:        cfg,
+		shaper:     countsonly.New(cfg.KeptKeys, countsonly.Limits{MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxValueBytes}),
+		structural: setOf(cfg.StructuralKeys),
+		classes:    setOf(cfg.ShapedClasses),
+		memory:     newMemory(cfg.MaxTrackedCalls, cfg.TrackedCallTTL),
+		telemetry:  tb,
+		now:        time.Now,
+	}
+	p.structural[cfg.DataClassAttribute] = struct{}{}
+	return p, nil
+}
+
+func (p *shapeOnly) shutdown(context.Context) error {
+	p.telemetry.Shutdown()
+	return nil
+}
+
+// batch is the work on one batch: the shaper that counts what it withheld, and the policy transcripts
+// consult, which remembers the calls it learns of as it goes.
+type batch struct {
+	p      *shapeOnly
+	now    time.Time
+	values valueShaper
+	shaped int
+}
+
+func (p *shapeOnly) newBatch() *batch {
+	return &batch{p: p, now: p.now(), values: valueShaper{shaper: p.shaper}}
+}
+
+// Withheld implements agentspan.Policy: a call is withheld when its id was classed earlier, or the
+// transcript names its tool and the tool is data-class; then its id is remembered for later spans.
+func (b *batch) Withheld(id, tool []byte) bool {
+	if tool != nil && b.p.toolShaped(tool, b.now) {
+		b.p.memory.rememberCall(string(id), b.now)
+		return true
+	}
+	return b.p.memory.hasCall(id, b.now)
+}
+
+// toolShaped reports whether a tool is data-class by configuration or by what its spans said.
+func (p *shapeOnly) toolShaped(name []byte, now time.Time) bool {
+	if class, ok := p.cfg.Tools[string(name)]; ok {
+		_, shaped := p.classes[class]
+		return shaped
+	}
+	return p.memory.learnt(name, now)
+}
+
+// classify decides whether a tool span's data is withheld, and remembers its call id and, when its own
+// attribute classed it, its tool name.
+func (b *batch) classify(v agentspan.View, attrs pcommon.Map) bool {
+	if class, ok := attrs.Get(b.p.cfg.DataClassAttribute); ok {
+		if _, shaped := b.p.classes[class.AsString()]; shaped {
+			b.p.memory.learnTool(v.Tool, b.now)
+			b.p.memory.rememberCall(v.CallID, b.now)
+			return true
+		}
+	}
+	if b.p.toolShaped([]byte(v.Tool), b.now) {
+		b.p.memory.rememberCall(v.CallID, b.now)
+		return true
+	}
+	return b.p.memory.hasCall([]byte(v.CallID), b.now)
+}
+
+// shapeAll shapes every attribute of a data-class record except the structural ones.
+func (b *batch) shapeAll(attrs pcommon.Map) {
+	attrs.Range(func(k string, v pcommon.Value) bool {
+		if _, keep := b.p.structural[k]; !keep {
+			b.values.shapeAttr(k, v)
+		}
+		return true
+	})
+}
+
+// shapeTranscripts withholds data-class results in the transcripts attrs carries, and the content of
+// an older GenAI tool-message event whose call is withheld. It reports whether anything changed.
+func (b *batch) shapeTranscripts(name string, attrs pcommon.Map, body pcommon.Value) bool {
+	before := b.values.withheld
+	agentspan.Withhold(attrs, b, &b.values, b.p.cfg.TaintOutputs)
+	if body.Type() == pcommon.ValueTypeMap {
+		agentspan.Withhold(body.Map(), b, &b.values, b.p.cfg.TaintOutputs)
+	}
+	if id, ok := agentspan.ToolMessageID(name, attrs, body); ok && b.Withheld([]byte(id), nil) {
+		if v, ok := attrs.Get(agentspan.ToolMessageContentKey); ok {
+			b.values.shapeAttr("", v)
+		}
+		switch body.Type() {
+		case pcommon.ValueTypeMap:
+			if v, ok := body.Map().Get(agentspan.ToolMessageContentKey); ok {
+				b.values.shapeAttr("", v)
+			}
+		case pcommon.ValueTypeStr:
+			b.values.shapeAttr("", body)
+		}
+	}
+	return b.values.withheld > before
+}
+
+func (p *shapeOnly) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Traces, error) {
+	b := p.newBatch()
+	// Tool spans first: a model span earlier in the batch may show their results. dataClass holds the
+	// verdict per span, in walk order, for the second walk.
+	dataClass := make([]bool, 0, 64)
+	forEachSpan(td, func(span ptrace.Span) {
+		v := agentspan.Recognize(span.Name(), span.Attributes())
+		dataClass = append(dataClass, v.Role == agentspan.RoleTool && b.classify(v, span.Attributes()))
+	})
+	i := 0
+	forEachSpan(td, func(span ptrace.Span) {
+		isDataClass := dataClass[i]
+		i++
+		if isDataClass {
+			b.shapeAll(span.Attributes())
+			events := span.Events()
+			for i := 0; i < events.Len(); i++ {
+				b.shapeAll(events.At(i).Attributes())
+			}
+			b.shaped++
+			return
+		}
+		changed := b.shapeTranscripts(span.Name(), span.Attributes(), pcommon.NewValueEmpty())
+		events := span.Events()
+		for i := 0; i < events.Len(); i++ {
+			e := events.At(i)
+			changed = b.shapeTranscripts(e.Name(), e.Attributes(), pcommon.NewValueEmpty()) || changed
+		}
+		if changed {
+			b.shaped++
+		}
+	})
+	p.record(ctx, b)
+	return td, nil
+}
+
+func (p *shapeOnly) processLogs(ctx context.Context, ld plog.Logs) (plog.Logs, error) {
+	b := p.newBatch()
+	rls := ld.ResourceLogs()
+	for i := 0; i < rls.Len(); i++ {
+		sls := rls.At(i).ScopeLogs()
+		for j := 0; j < sls.Len(); j++ {
+			lrs := sls.At(j).LogRecords()
+			for k := 0; k < lrs.Len(); k++ {
+				if b.shapeLogRecord(lrs.At(k)) {
+					b.shaped++
+				}
+			}
+		}
+	}
+	p.record(ctx, b)
+	return ld, nil
+}
+
+// shapeLogRecord treats a log record that describes a tool call like a tool span, and any other record
+// like a span that may carry a transcript.
+func (b *batch) shapeLogRecord(lr plog.LogRecord) bool {
+	attrs := lr.Attributes()
+	name := lr.EventName()
+	if name == "" {
+		if v, ok := attrs.Get("event.name"); ok {
+			name = v.AsString()
+		}
+	}
+	if v := agentspan.Recognize(name, attrs); v.Role == agentspan.RoleTool && b.classify(v, attrs) {
+		b.shapeAll(attrs)
+		b.values.shapeAttr("", lr.Body())
+		return true
+	}
+	return b.shapeTranscripts(name, attrs, lr.Body())
+}
+
+func (p *shapeOnly) record(ctx context.Context, b *batch) {
+	if b.values.withheld > 0 {
+		p.telemetry.ShapeonlyValuesWithheld.Add(ctx, int64(b.values.withheld))
+	}
+	if b.values.failed > 0 {
+		p.telemetry.ShapeonlyValuesFailed.Add(ctx, int64(b.values.failed))
+	}
+	if b.shaped > 0 {
+		p.telemetry.ShapeonlySpansShaped.Add(ctx, int64(b.shaped))
+	}
+	ev := p.memory.takeEvicted()
+	if ev.Age > 0 {
+		p.telemetry.ShapeonlyCallsEvicted.Add(ctx, int64(ev.Age), reasonAge)
+	}
+	if ev.Capacity > 0 {
+		p.telemetry.ShapeonlyCallsEvicted.Add(ctx, int64(ev.Capacity), reasonCapacity)
+	}
+}
+
+var (
+	reasonAge      = metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "age")))
+	reasonCapacity = metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "capacity")))
+)
+
+func forEachSpan(td ptrace.Traces, fn func(ptrace.Span)) {
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			spans := sss.At(j).Spans()
+			for k := 0; k < spans.Len(); k++ {
+				fn(spans.At(k))
+			}
+		}
+	}
+}
+
+func setOf(keys []string) map[string]struct{} {
+	m := make(map[string]struct{}, len(keys))
+	for _, k := range keys {
+		m[k] = struct{}{}
+	}
+	return m
+}
+
+var _ component.Config = (*Config)(nil)
