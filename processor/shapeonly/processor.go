@@ -20,6 +20,7 @@ import (
 // shapeOnly withholds the values of data-class tool calls wherever they appear: on the tool's own span,
 // and in the transcripts of model spans that read the results back, found by tool-call id.
 type shapeOnly struct {
+	id         component.ID
 	cfg        *Config
 	shaper     *countsonly.Shaper
 	structural map[string]struct{}
@@ -35,11 +36,12 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		return nil, err
 	}
 	p := &shapeOnly{
+		id:         set.ID,
 		cfg:        cfg,
 		shaper:     countsonly.New(cfg.KeptKeys, countsonly.Limits{MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxValueBytes}),
 		structural: setOf(cfg.StructuralKeys),
 		classes:    setOf(cfg.ShapedClasses),
-		memory:     newMemory(cfg.MaxTrackedCalls, cfg.TrackedCallTTL),
+		memory:     acquireMemory(set.ID, cfg),
 		telemetry:  tb,
 		now:        time.Now,
 	}
@@ -49,6 +51,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 
 func (p *shapeOnly) shutdown(context.Context) error {
 	p.telemetry.Shutdown()
+	releaseMemory(p.id)
 	return nil
 }
 
@@ -251,5 +254,3 @@ func setOf(keys []string) map[string]struct{} {
 	}
 	return m
 }
-
-var _ component.Config = (*Config)(nil)

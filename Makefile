@@ -1,0 +1,62 @@
+# otelcol-agent: the collector distribution with agentotel's processors.
+SHELL := /bin/bash
+GO ?= go
+GOBIN := $(shell $(GO) env GOPATH)/bin
+BUILDER := $(GOBIN)/builder
+BUILDER_VERSION := v0.161.0
+COLLECTOR := _build/otelcol-agent
+MDATAGEN := $(GO) tool -modfile=$(CURDIR)/internal/tools/go.mod mdatagen
+COMPONENTS := processor/shapeonly
+GENERATED = $(shell find $(COMPONENTS) -path '*/internal/metadata*' -name '*.go'; ls $(addsuffix /generated_*_test.go,$(COMPONENTS)) $(addsuffix /documentation.md,$(COMPONENTS)))
+SOURCES := $(shell find . -name '*.go' -not -path './_build/*') go.mod go.sum builder-config.yaml
+
+.PHONY: all tools build run test vet unit e2e bench generate check-generate clean
+
+all: build
+
+## tools: install the collector builder (ocb) when it is missing.
+tools: $(BUILDER)
+
+$(BUILDER):
+	$(GO) install go.opentelemetry.io/collector/cmd/builder@$(BUILDER_VERSION)
+
+## build: the otelcol-agent distribution in _build/.
+build: $(COLLECTOR)
+
+$(COLLECTOR): $(BUILDER) $(SOURCES)
+	$(BUILDER) --config builder-config.yaml
+
+## run: start the collector on deploy/otelcol-agent.yaml, send the sample agent traces, print a summary.
+run: build
+	./scripts/run-demo.sh
+
+## test: vet, unit tests with the race detector, the generated-code check, and the end-to-end test.
+test: vet check-generate unit e2e
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /test/e2e)
+
+e2e: build
+	$(GO) test -count=1 -timeout 10m ./test/e2e/...
+
+## bench: the micro-benchmarks, six runs each, in a benchstat-ready file.
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem -count=6 ./... | tee bench.out
+
+## generate: regenerate mdatagen code from each metadata.yaml.
+generate:
+	$(GO) generate ./processor/...
+
+## check-generate: fail when regenerating would change a committed file.
+check-generate:
+	@before=$$(sha256sum $(GENERATED)); \
+	$(MAKE) --no-print-directory generate >/dev/null; \
+	after=$$(sha256sum $(GENERATED)); \
+	if [ "$$before" != "$$after" ]; then diff <(echo "$$before") <(echo "$$after"); \
+		echo "generated code is stale: run make generate and commit"; exit 1; fi
+
+clean:
+	rm -rf _build bench.out
