@@ -395,3 +395,48 @@ func AppendString(dst []byte, s string) []byte {
 	}
 	return append(dst, '"')
 }
+
+// Field returns the raw value at a dotted path of object members ("status", "build.status") in the
+// JSON document doc.
+func Field(doc []byte, path string) ([]byte, bool) {
+	for {
+		name, rest, nested := cut(path)
+		var found []byte
+		if err := Members(doc, func(m Member) bool {
+			if StringIs(m.Key, name) {
+				found = m.Value
+				return false
+			}
+			return true
+		}); err != nil || found == nil {
+			return nil, false
+		}
+		if !nested {
+			return found, true
+		}
+		doc, path = found, rest
+	}
+}
+
+func cut(path string) (head, tail string, ok bool) {
+	for i := 0; i < len(path); i++ {
+		if path[i] == '.' {
+			return path[:i], path[i+1:], true
+		}
+	}
+	return path, "", false
+}
+
+// Text returns a scalar JSON value as text: a string decoded, a number or literal as written.
+func Text(raw []byte) (string, bool) {
+	if len(raw) == 0 {
+		return "", false
+	}
+	switch raw[0] {
+	case '"':
+		return Unquote(raw)
+	case '{', '[':
+		return "", false
+	}
+	return string(raw), true
+}

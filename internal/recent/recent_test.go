@@ -68,3 +68,17 @@ func TestFloodStaysBounded(t *testing.T) {
 		}
 	}
 }
+
+func TestDeleteThenPutAgain(t *testing.T) {
+	m := New[int](2, time.Minute)
+	m.Put("a", 1, t0)
+	m.Delete("a")
+	if _, ok := m.Get([]byte("a"), t0); ok || m.Len() != 0 {
+		t.Fatal("deleted key still present")
+	}
+	m.Put("a", 2, t0.Add(time.Second))
+	m.Put("b", 3, t0.Add(2*time.Second))
+	if v, ok := m.Get([]byte("a"), t0.Add(3*time.Second)); !ok || v != 2 || m.Len() != 2 {
+		t.Fatalf("got %d %v len %d", v, ok, m.Len())
+	}
+}

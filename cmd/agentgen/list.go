@@ -1,0 +1,28 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/agentotel/agentotel/internal/agentgen"
+)
+
+// printList shows what a detector should conclude about each scenario, read
+// from a generated run so the list cannot drift from the table.
+func printList(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCENARIO\tAGENT\tEXPECT\tREASON\tSPANS")
+	for _, name := range agentgen.Scenarios() {
+		r, err := agentgen.Generate(name, agentgen.Options{})
+		if err != nil {
+			panic(err) // Scenarios names only what Generate accepts
+		}
+		reason := r.ExpectReason
+		if reason == "" {
+			reason = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", name, r.Agent, r.Expect, reason, r.Spans)
+	}
+	tw.Flush()
+}

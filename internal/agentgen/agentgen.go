@@ -1,0 +1,105 @@
+// Package agentgen builds realistic AI-agent traces for named scenarios, so the
+// stuck-run recogniser and the shape-only redaction can be exercised end to end
+// against the span shapes each instrumentation really emits (docs/conventions.md).
+//
+// A scenario describes a run once, in a neutral form (tool calls, results, the
+// transcript so far); a convention writer turns that description into spans.
+package agentgen
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// Convention names the instrumentation whose span shapes a run is emitted in.
+type Convention string
+
+const (
+	GenAI         Convention = "genai"
+	OpenInference Convention = "openinference"
+	Vercel        Convention = "vercel"
+	OpenLLMetry   Convention = "openllmetry"
+)
+
+// Conventions lists the accepted conventions, GenAI (the default) first.
+func Conventions() []Convention {
+	return []Convention{GenAI, OpenInference, Vercel, OpenLLMetry}
+}
+
+// Run is one generated agent run: one trace plus what a detector should say about it.
+type Run struct {
+	ID, Agent, Scenario string
+	Expect              string   // "healthy" or "stuck"
+	ExpectReason        string   // "" or the stuck reason a detector should give
+	Secrets             []string // customer values that must never survive shapeonly
+	Traces              ptrace.Traces
+	Spans               int
+}
+
+// Options selects the convention and makes a run reproducible.
+type Options struct {
+	Convention Convention // "" means GenAI
+	Seed       uint64
+	Base       time.Time // run start; zero means defaultBase, so a seed alone fixes the output
+}
+
+// defaultBase is the morning the article's served_at stamps come from; a fixed
+// instant keeps Generate deterministic when the caller does not care about time.
+var defaultBase = time.Date(2026, 3, 17, 9, 0, 0, 0, time.UTC)
+
+// Scenarios returns the scenario names in table order.
+func Scenarios() []string {
+	names := make([]string, len(scenarios))
+	for i, sc := range scenarios {
+		names[i] = sc.name
+	}
+	return names
+}
+
+// Generate builds one run of the named scenario with the article's own values.
+func Generate(scenario string, opts Options) (Run, error) {
+	sc, ok := lookup(scenario)
+	if !ok {
+		return Run{}, fmt.Errorf("unknown scenario %q (allowed: %s)", scenario, strings.Join(Scenarios(), ", "))
+	}
+	w, err := writerFor(opts.Convention)
+	if err != nil {
+		return Run{}, err
+	}
+	return generate(sc, w, opts.Seed, baseOr(opts.Base), false), nil
+}
+
+func baseOr(t time.Time) time.Time {
+	if t.IsZero() {
+		return defaultBase
+	}
+	return t
+}
+
+// generate draws every random value of a run from one source seeded by seed,
+// so the same seed always yields the same trace. vary randomises the values the
+// articles fix (build ids, queries, agent names) so that mixed runs differ.
+func generate(sc scenario, w writer, seed uint64, base time.Time, vary bool) Run {
+	g := newGen(seed, sc.name, vary)
+	agent := sc.agent
+	if vary {
+		agent += "-" + g.pick(agentSuffixes)
+	}
+	info := runInfo{id: "run_" + g.hex(16), agent: agent}
+	sp := sc.build(g)
+	info.task, info.answer = sp.task, sp.answer
+	td, spans := layout(w, g, info, sp, base)
+	return Run{
+		ID:           info.id,
+		Agent:        agent,
+		Scenario:     sc.name,
+		Expect:       sc.expect,
+		ExpectReason: sc.reason,
+		Secrets:      sp.secrets,
+		Traces:       td,
+		Spans:        spans,
+	}
+}

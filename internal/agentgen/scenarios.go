@@ -1,0 +1,46 @@
+package agentgen
+
+// Expectations a detector should reach for a run.
+const (
+	healthy = "healthy"
+	stuck   = "stuck"
+
+	reasonNoProgress    = "no_progress"
+	reasonLoop          = "loop"
+	reasonWaitTimeout   = "wait_timeout"
+	reasonRepeatedError = "repeated_error"
+)
+
+// scenario is one row of the table: adding a scenario is one entry here plus
+// its build function.
+type scenario struct {
+	name   string
+	agent  string
+	expect string
+	reason string // "" when any stuck reason is acceptable
+	build  func(*gen) script
+}
+
+// scenarios are the four seed traces from the articles first, then the cases
+// that probe the edges of the wait manifest and the progress counter.
+var scenarios = []scenario{
+	{"deploy", "deploy", healthy, "", deployRun},
+	{"docs", "docs", stuck, reasonNoProgress, docsRun},
+	{"code", "code", stuck, reasonNoProgress, codeRun},
+	{"support", "support", healthy, "", supportRun},
+	{"research", "research", healthy, "", researchRun},
+	{"finished_poll", "deploy", stuck, reasonLoop, finishedPollRun},
+	{"unknown_wait", "deploy", stuck, "", unknownWaitRun},
+	{"wait_timeout", "deploy", stuck, reasonWaitTimeout, waitTimeoutRun},
+	{"error_loop", "billing", stuck, reasonRepeatedError, errorLoopRun},
+	{"alternation", "ops", stuck, "", alternationRun},
+}
+
+func lookup(name string) (scenario, bool) {
+	for _, sc := range scenarios {
+		if sc.name == name {
+			return sc, true
+		}
+	}
+	return scenario{}, false
+}
