@@ -6,7 +6,7 @@ BUILDER := $(GOBIN)/builder
 BUILDER_VERSION := v0.161.0
 COLLECTOR := _build/otelcol-agent
 MDATAGEN := $(GO) tool -modfile=$(CURDIR)/internal/tools/go.mod mdatagen
-COMPONENTS := processor/shapeonly
+COMPONENTS := processor/shapeonly processor/agentguard
 GENERATED = $(shell find $(COMPONENTS) -path '*/internal/metadata*' -name '*.go'; ls $(addsuffix /generated_*_test.go,$(COMPONENTS)) $(addsuffix /documentation.md,$(COMPONENTS)))
 SOURCES := $(shell find . -name '*.go' -not -path './_build/*') go.mod go.sum builder-config.yaml
 

@@ -15,7 +15,8 @@
 //  2. write: a KindWrite tool whose step did not fail. With StateField set
 //     and Step.HasState, only a state value not seen before in the run counts
 //     (a bounded set of seen states, shared by tools with the same
-//     StateField, is what catches edit-and-revert). Without StateField, or
+//     StateField, is what catches edit-and-revert; such a step is judged by its
+//     state alone, without the result signal). Without StateField, or
 //     when the caller could not extract the state, any successful write
 //     counts: missing evidence should not make a run look stuck.
 //  3. plan: Plan greater than the last Plan observed in the run.
@@ -32,9 +33,10 @@
 // Each is judged on the call key and outcome history (the last 16 steps):
 //
 //   - loop: the current CallKey occurred among the previous LoopWindow calls
-//     and its outcome equals the outcome of the most recent such call. Failed
-//     steps are left to repeated_error, so one retry after a transient error
-//     is not a loop.
+//     with the same outcome: immediately before, or twice. A single
+//     recurrence with other calls between is left to alternation and cycle,
+//     which name it when the pattern shows. Failed steps are left to
+//     repeated_error, so one retry after a transient error is not a loop.
 //   - repeated_error: the step failed and the two previous calls with this
 //     key failed with the same ErrorKey (three in a row for that key).
 //   - alternation: keys A,B,A,B (A != B) over the last four steps, with each
@@ -56,9 +58,9 @@
 // between two tools each returning new results is not a pattern.
 //
 // When several reasons apply the most specific wins: wait_timeout,
-// repeated_error, alternation, cycle, loop, no_progress. The loop hash fires
-// on the first repeat, so alternation and cycle usually refine a loop
-// episode that has already begun rather than start one.
+// repeated_error, alternation, cycle, loop, no_progress. Because a loop
+// with calls between needs two recurrences, alternation (A,B,A,B) and
+// cycles open their own episodes, and the stuck event carries their names.
 //
 // # Waits
 //
@@ -352,8 +354,11 @@ func (r *Run) Observe(s Step) Verdict {
 		empty = s.Result.Empty
 	}
 
-	// The four signals.
-	if r.swapLast(tool, out) && !empty {
+	// The four signals. A write whose state is declared is judged by its state alone: its result
+	// names the state it left, and a revert's result differs from the tool's last one while the
+	// state it returns to is not new to the run.
+	stateJudged := pol.Kind == KindWrite && pol.StateField != "" && s.HasState && !s.Failed
+	if r.swapLast(tool, out) && !empty && !stateJudged {
 		v.Signals |= SignalResult
 	}
 	if pol.Kind == KindWrite && !s.Failed {
@@ -518,15 +523,28 @@ func (r *Run) wroteBetween(i, j int) bool {
 }
 
 // loop: the current key among the previous LoopWindow calls, with the
-// outcome of its most recent occurrence unchanged.
+// outcome unchanged. An immediate repeat is a loop at once; a repeat with
+// other calls between counts from its second recurrence, so that an
+// alternation or a cycle is named as such when it first shows rather than
+// as a loop one step earlier.
 func (r *Run) loop() bool {
 	cur := r.hist[r.at(0)]
+	earlier, between := 0, false
 	for i := 1; i <= int(r.window) && i < int(r.histLen); i++ {
 		p := r.at(i)
-		if r.isExempt(p) || r.hist[p].key != cur.key {
+		if r.hist[p].key != cur.key {
+			between = true
 			continue
 		}
-		return r.hist[p].out == cur.out && !r.wroteBetween(0, i)
+		if r.isExempt(p) {
+			continue
+		}
+		if r.hist[p].out != cur.out || r.wroteBetween(0, i) {
+			return false
+		}
+		if earlier++; !between || earlier == 2 {
+			return true
+		}
 	}
 	return false
 }

@@ -1,0 +1,3 @@
+//go:generate go tool -modfile=../../internal/tools/go.mod mdatagen metadata.yaml
+
+package agentguard

@@ -1,0 +1,82 @@
+package agentguard
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/consumer/consumertest"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/processor"
+
+	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
+)
+
+// seedConfig is the manifest: the deploy agent's build poll is a declared wait, edit_file a
+// write whose state is the file's sha.
+func seedConfig() *Config {
+	cfg := createDefaultConfig()
+	cfg.Tools = map[string]ToolConfig{
+		"get_build_status": {Kind: kindWait, ProgressField: "status", WaitingValues: []string{"queued", "running"},
+			TerminalValues: []string{"success", "failed", "cancelled", "timed_out"}, MaxWait: 20 * time.Minute, MinInterval: 5 * time.Second},
+		"edit_file": {Kind: kindWrite, StateField: "sha"},
+	}
+	return cfg
+}
+
+// harness runs a real agentguard processor, built by its factory, on real pdata.
+type harness struct {
+	t    *testing.T
+	tel  *componenttest.Telemetry
+	proc processor.Traces
+	sink *consumertest.TracesSink
+}
+
+func newHarness(t *testing.T, cfg *Config) *harness {
+	t.Helper()
+	require.NoError(t, cfg.Validate())
+	h := &harness{t: t, tel: componenttest.NewTelemetry(), sink: new(consumertest.TracesSink)}
+	t.Cleanup(func() { require.NoError(t, h.tel.Shutdown(context.Background())) })
+	var err error
+	h.proc, err = NewFactory().CreateTraces(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.sink)
+	require.NoError(t, err)
+	require.NoError(t, h.proc.Start(context.Background(), componenttest.NewNopHost()))
+	t.Cleanup(func() { require.NoError(t, h.proc.Shutdown(context.Background())) })
+	return h
+}
+
+func (h *harness) run(td ptrace.Traces) ptrace.Traces {
+	h.t.Helper()
+	require.NoError(h.t, h.proc.ConsumeTraces(context.Background(), td))
+	all := h.sink.AllTraces()
+	return all[len(all)-1]
+}
+
+// stuckEvents returns the reason of every agentguard.stuck event in a batch, per trace id.
+func stuckEvents(td ptrace.Traces) map[string][]string {
+	out := map[string][]string{}
+	forEach(td, func(span ptrace.Span) {
+		for i := 0; i < span.Events().Len(); i++ {
+			e := span.Events().At(i)
+			if e.Name() == eventStuck {
+				r, _ := e.Attributes().Get(attrReason)
+				out[span.TraceID().String()] = append(out[span.TraceID().String()], r.Str())
+			}
+		}
+	})
+	return out
+}
+
+func forEach(td ptrace.Traces, fn func(ptrace.Span)) {
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			for k := 0; k < sss.At(j).Spans().Len(); k++ {
+				fn(sss.At(j).Spans().At(k))
+			}
+		}
+	}
+}

@@ -1,0 +1,284 @@
+package agentguard
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/processor"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/digest"
+	"github.com/agentotel/agentotel/internal/progress"
+	"github.com/agentotel/agentotel/processor/agentguard/internal/metadata"
+)
+
+// guard judges every tool call of every run: did it put something new into the run's context? It
+// annotates the tool spans with the verdict, marks the step where a run becomes stuck with an event,
+// and counts stuck runs for alerting. It never drops or holds back a span.
+type guard struct {
+	cfg        *Config
+	normaliser *digest.Normaliser
+	runs       *runs
+	telemetry  *metadata.TelemetryBuilder
+	scratch    sync.Pool
+	now        func() time.Time
+}
+
+// Span annotations.
+const (
+	attrStep       = "agentguard.step"
+	attrProgress   = "agentguard.progress"
+	attrSignals    = "agentguard.signals"
+	attrBarren     = "agentguard.barren"
+	attrWaitExempt = "agentguard.wait_exempt"
+	attrStuck      = "agentguard.stuck"
+	eventStuck     = "agentguard.stuck"
+	attrReason     = "reason"
+	attrAgentName  = "gen_ai.agent.name"
+)
+
+func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
+	tb, err := metadata.NewTelemetryBuilder(set.TelemetrySettings)
+	if err != nil {
+		return nil, err
+	}
+	g := &guard{
+		cfg:        cfg,
+		normaliser: digest.New(cfg.VolatileFields, digest.Limits{}),
+		runs:       newRuns(cfg, policyOf(cfg)),
+		telemetry:  tb,
+		scratch:    sync.Pool{New: func() any { return new(digest.Scratch) }},
+		now:        time.Now,
+	}
+	err = tb.RegisterAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
+		o.Observe(int64(g.runs.active(g.now())))
+		return nil
+	})
+	return g, err
+}
+
+func (g *guard) shutdown(context.Context) error {
+	g.telemetry.Shutdown()
+	return nil
+}
+
+// policyOf turns the tool manifest in the config into the state machine's policies.
+func policyOf(cfg *Config) *progress.Config {
+	p := &progress.Config{NoProgressLimit: cfg.NoProgressLimit, LoopWindow: cfg.LoopWindow, Tools: map[string]progress.ToolPolicy{}}
+	for name, t := range cfg.Tools {
+		kind := progress.KindRead
+		switch t.Kind {
+		case kindWrite:
+			kind = progress.KindWrite
+		case kindWait:
+			kind = progress.KindWait
+		}
+		p.Tools[name] = progress.ToolPolicy{
+			Kind: kind, StateField: t.StateField, ProgressField: t.ProgressField,
+			WaitingValues: t.WaitingValues, TerminalValues: t.TerminalValues,
+			MaxWait: t.MaxWait, MinInterval: t.MinInterval,
+		}
+	}
+	return p
+}
+
+// runBatch is one run's part of a batch.
+type runBatch struct {
+	key     string
+	agent   string // from any span of the run in this batch
+	service string // the fallback agent name
+	ended   bool   // the run's root agent span is in this batch
+	label   string // the agent's metric label, resolved under the lock
+	steps   []pendingStep
+}
+
+type pendingStep struct {
+	span    ptrace.Span
+	step    progress.Step
+	verdict progress.Verdict
+}
+
+func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Traces, error) {
+	batch := g.collect(td)
+	if len(batch) == 0 {
+		return td, nil
+	}
+	var stuck []stuckEpisode
+	now := g.now()
+
+	g.runs.mu.Lock()
+	for _, rb := range batch {
+		st := g.runs.get(rb.key, now)
+		st.agent = firstNonEmpty(rb.agent, st.agent, rb.service)
+		rb.label = g.runs.label(st.agent)
+		for i := range rb.steps {
+			p := &rb.steps[i]
+			p.verdict = st.progress.Observe(p.step)
+			if p.verdict.NewEpisode {
+				stuck = append(stuck, stuckEpisode{agent: rb.label, reason: p.verdict.Stuck})
+			}
+		}
+		if rb.ended {
+			g.runs.end(rb.key)
+		}
+	}
+	evicted := g.runs.takeEvicted()
+	g.runs.mu.Unlock()
+
+	var withProgress, barren, exempt int64
+	for _, rb := range batch {
+		for i := range rb.steps {
+			p := &rb.steps[i]
+			annotate(p.span, p.verdict, rb.label)
+			switch {
+			case p.verdict.WaitExempt:
+				exempt++
+				withProgress++
+			case p.verdict.Progress:
+				withProgress++
+			default:
+				barren++
+			}
+		}
+	}
+	g.record(ctx, withProgress, barren, exempt, stuck, evicted.Age, evicted.Capacity)
+	return td, nil
+}
+
+// collect groups the batch's tool spans by run, in start order, with their steps already digested.
+func (g *guard) collect(td ptrace.Traces) map[string]*runBatch {
+	var batch map[string]*runBatch
+	scratch := g.scratch.Get().(*digest.Scratch)
+	defer g.scratch.Put(scratch)
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		res := rss.At(i).Resource().Attributes()
+		service := ""
+		if v, ok := res.Get("service.name"); ok {
+			service = v.AsString()
+		}
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			spans := sss.At(j).Spans()
+			for k := 0; k < spans.Len(); k++ {
+				span := spans.At(k)
+				v := agentspan.Recognize(span.Name(), span.Attributes())
+				if v.Role == agentspan.RoleOther {
+					continue
+				}
+				if batch == nil {
+					batch = map[string]*runBatch{}
+				}
+				key := g.runKey(span, res)
+				rb, ok := batch[key]
+				if !ok {
+					rb = &runBatch{key: key, service: service}
+					batch[key] = rb
+				}
+				// Some SDKs name the agent only on the run's root span: any span of the run in the
+				// batch may name it for all.
+				if rb.agent == "" || v.Role == agentspan.RoleAgent && v.Agent != "" {
+					rb.agent = firstNonEmpty(v.Agent, rb.agent)
+				}
+				switch v.Role {
+				case agentspan.RoleTool:
+					rb.steps = append(rb.steps, pendingStep{span: span, step: g.stepOf(span, v, scratch)})
+				case agentspan.RoleAgent:
+					rb.ended = rb.ended || (len(g.cfg.RunAttributes) == 0 && span.ParentSpanID().IsEmpty())
+				}
+			}
+		}
+	}
+	for _, rb := range batch {
+		slices.SortStableFunc(rb.steps, func(a, b pendingStep) int { return a.step.Start.Compare(b.step.Start) })
+	}
+	return batch
+}
+
+// runKey is the first configured run attribute on the span or its resource, or else the trace id.
+func (g *guard) runKey(span ptrace.Span, res pcommon.Map) string {
+	for _, key := range g.cfg.RunAttributes {
+		if v, ok := span.Attributes().Get(key); ok && v.AsString() != "" {
+			return "a:" + v.AsString()
+		}
+		if v, ok := res.Get(key); ok && v.AsString() != "" {
+			return "a:" + v.AsString()
+		}
+	}
+	id := span.TraceID()
+	return "t:" + string(id[:])
+}
+
+// annotate writes the verdict on the tool span; the step where a run becomes stuck also gets one
+// agentguard.stuck event, so a count connector can turn episodes into a pipeline metric.
+func annotate(span ptrace.Span, v progress.Verdict, agent string) {
+	attrs := span.Attributes()
+	attrs.PutInt(attrStep, int64(v.Step))
+	attrs.PutBool(attrProgress, v.Progress)
+	attrs.PutStr(attrSignals, v.Signals.String())
+	attrs.PutInt(attrBarren, int64(v.Barren))
+	if v.WaitExempt {
+		attrs.PutBool(attrWaitExempt, true)
+	}
+	if v.Stuck != progress.ReasonNone {
+		attrs.PutStr(attrStuck, string(v.Stuck))
+	}
+	if v.NewEpisode {
+		e := span.Events().AppendEmpty()
+		e.SetName(eventStuck)
+		e.SetTimestamp(span.EndTimestamp())
+		e.Attributes().PutStr(attrReason, string(v.Stuck))
+		e.Attributes().PutStr(attrAgentName, agent)
+		e.Attributes().PutInt(attrBarren, int64(v.Barren))
+	}
+}
+
+type stuckEpisode struct {
+	agent  string
+	reason progress.Reason
+}
+
+var (
+	progressTrue  = metric.WithAttributeSet(attribute.NewSet(attribute.String("progress", "true")))
+	progressFalse = metric.WithAttributeSet(attribute.NewSet(attribute.String("progress", "false")))
+	evictedIdle   = metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "idle")))
+	evictedFull   = metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "capacity")))
+)
+
+func (g *guard) record(ctx context.Context, withProgress, barren, exempt int64, stuck []stuckEpisode, idle, capacity int) {
+	t := g.telemetry
+	if withProgress > 0 {
+		t.AgentguardSteps.Add(ctx, withProgress, progressTrue)
+	}
+	if barren > 0 {
+		t.AgentguardSteps.Add(ctx, barren, progressFalse)
+	}
+	if exempt > 0 {
+		t.AgentguardWaitExempt.Add(ctx, exempt)
+	}
+	for _, s := range stuck {
+		t.AgentguardRunsStuck.Add(ctx, 1, metric.WithAttributes(
+			attribute.String(attrAgentName, s.agent), attribute.String(attrReason, string(s.reason))))
+	}
+	if idle > 0 {
+		t.AgentguardRunsEvicted.Add(ctx, int64(idle), evictedIdle)
+	}
+	if capacity > 0 {
+		t.AgentguardRunsEvicted.Add(ctx, int64(capacity), evictedFull)
+	}
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,92 @@
+package agentguard
+
+import (
+	"strconv"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/digest"
+	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/progress"
+)
+
+// stepOf turns a tool span into the step the progress state machine judges: the digests of its call
+// and result, whether it failed, and the declared state, wait state, plan and goal values it carries.
+// It is pure and runs outside the lock.
+func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scratch) progress.Step {
+	attrs := span.Attributes()
+	result := bytesOf(attrs, v.ResultKey)
+	s := progress.Step{
+		Tool:    v.Tool,
+		Start:   span.StartTimestamp().AsTime(),
+		CallKey: g.normaliser.Key(v.Tool, bytesOf(attrs, v.ArgsKey), scratch),
+		Result:  g.normaliser.Of(result, scratch),
+	}
+	if span.Status().Code() == ptrace.StatusCodeError {
+		s.Failed = true
+		s.ErrorKey = g.normaliser.Key("error", jsonraw.StringBytes(span.Status().Message()), scratch)
+	}
+	if tool, ok := g.cfg.Tools[v.Tool]; ok {
+		if tool.StateField != "" {
+			s.State, s.HasState = fieldOrAttr(result, attrs, tool.StateField)
+		}
+		if tool.ProgressField != "" {
+			s.WaitState, s.HasWaitState = fieldOrAttr(result, attrs, tool.ProgressField)
+		}
+	}
+	if g.cfg.PlanAttribute != "" {
+		s.Plan, s.HasPlan = number(attrs, g.cfg.PlanAttribute)
+	}
+	if g.cfg.GoalAttribute != "" {
+		s.Goal, s.HasGoal = number(attrs, g.cfg.GoalAttribute)
+		s.GoalTarget = g.cfg.GoalTarget
+	}
+	return s
+}
+
+// bytesOf views a string attribute's bytes; other types are read as their text.
+func bytesOf(attrs pcommon.Map, key string) []byte {
+	if key == "" {
+		return nil
+	}
+	v, ok := attrs.Get(key)
+	if !ok {
+		return nil
+	}
+	if v.Type() == pcommon.ValueTypeStr {
+		return jsonraw.StringBytes(v.Str())
+	}
+	return []byte(v.AsString())
+}
+
+// fieldOrAttr reads a declared field from the JSON result, or else from a span attribute of that name.
+func fieldOrAttr(result []byte, attrs pcommon.Map, field string) (string, bool) {
+	if raw, ok := jsonraw.Field(result, field); ok {
+		if text, ok := jsonraw.Text(raw); ok {
+			return text, true
+		}
+	}
+	if v, ok := attrs.Get(field); ok {
+		return v.AsString(), true
+	}
+	return "", false
+}
+
+func number(attrs pcommon.Map, key string) (float64, bool) {
+	v, ok := attrs.Get(key)
+	if !ok {
+		return 0, false
+	}
+	switch v.Type() {
+	case pcommon.ValueTypeInt:
+		return float64(v.Int()), true
+	case pcommon.ValueTypeDouble:
+		return v.Double(), true
+	case pcommon.ValueTypeStr:
+		f, err := strconv.ParseFloat(v.Str(), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
