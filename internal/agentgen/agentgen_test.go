@@ -13,6 +13,7 @@ import (
 var wantSteps = map[string]int{
 	"deploy": 7, "docs": 5, "code": 12, "support": 2, "finished_poll": 5,
 	"unknown_wait": 7, "wait_timeout": 26, "error_loop": 4, "alternation": 6,
+	"cycle": 9,
 }
 
 func TestEveryScenarioInEveryConvention(t *testing.T) {
@@ -54,8 +55,8 @@ func TestExpectations(t *testing.T) {
 	want := map[string][2]string{
 		"deploy": {healthy, ""}, "docs": {stuck, reasonNoProgress}, "code": {stuck, reasonNoProgress},
 		"support": {healthy, ""}, "research": {healthy, ""}, "finished_poll": {stuck, reasonLoop},
-		"unknown_wait": {stuck, ""}, "wait_timeout": {stuck, reasonWaitTimeout},
-		"error_loop": {stuck, reasonRepeatedError}, "alternation": {stuck, ""},
+		"unknown_wait": {stuck, reasonLoop}, "wait_timeout": {stuck, reasonWaitTimeout},
+		"error_loop": {stuck, reasonRepeatedError}, "alternation": {stuck, reasonAlternation}, "cycle": {stuck, reasonCycle},
 	}
 	if len(want) != len(Scenarios()) {
 		t.Fatalf("table has %d scenarios, test knows %d", len(Scenarios()), len(want))
@@ -122,7 +123,9 @@ func TestMix(t *testing.T) {
 		t.Errorf("Mix(%d) covered %d scenarios", len(runs), len(seen))
 	}
 
-	runs = Mix(100, Options{Seed: 9, Base: testBase})
+	// A deck per round: every scenario is dealt once per len(Scenarios()) runs.
+	n := 10 * len(Scenarios())
+	runs = Mix(n, Options{Seed: 9, Base: testBase})
 	count := map[string]int{}
 	agents, ids := map[string]bool{}, map[string]bool{}
 	for _, r := range runs {
@@ -132,11 +135,11 @@ func TestMix(t *testing.T) {
 	}
 	for _, name := range Scenarios() {
 		if count[name] != 10 {
-			t.Errorf("Mix(100) dealt %s %d times, want 10", name, count[name])
+			t.Errorf("Mix(%d) dealt %s %d times, want 10", n, name, count[name])
 		}
 	}
-	if len(ids) != 100 {
-		t.Errorf("Mix(100) produced %d distinct run ids", len(ids))
+	if len(ids) != n {
+		t.Errorf("Mix(%d) produced %d distinct run ids", n, len(ids))
 	}
 	bases := map[string]bool{}
 	for _, sc := range scenarios {
@@ -146,7 +149,7 @@ func TestMix(t *testing.T) {
 		t.Errorf("Mix agent names do not vary: %v", agents)
 	}
 
-	again := Mix(100, Options{Seed: 9, Base: testBase})
+	again := Mix(n, Options{Seed: 9, Base: testBase})
 	for i := range runs {
 		if runs[i].ID != again[i].ID || runs[i].Scenario != again[i].Scenario {
 			t.Fatalf("Mix is not deterministic at run %d", i)

@@ -9,6 +9,8 @@ const (
 	reasonLoop          = "loop"
 	reasonWaitTimeout   = "wait_timeout"
 	reasonRepeatedError = "repeated_error"
+	reasonAlternation   = "alternation"
+	reasonCycle         = "cycle"
 )
 
 // scenario is one row of the table: adding a scenario is one entry here plus
@@ -26,14 +28,18 @@ type scenario struct {
 var scenarios = []scenario{
 	{"deploy", "deploy", healthy, "", deployRun},
 	{"docs", "docs", stuck, reasonNoProgress, docsRun},
+	// Edit-and-revert: with edit_file declared {kind: write, state_field: sha}, the second cycle
+	// writes no new state and the counter reaches its limit inside it.
 	{"code", "code", stuck, reasonNoProgress, codeRun},
 	{"support", "support", healthy, "", supportRun},
 	{"research", "research", healthy, "", researchRun},
 	{"finished_poll", "deploy", stuck, reasonLoop, finishedPollRun},
-	{"unknown_wait", "deploy", stuck, "", unknownWaitRun},
+	// Past an unknown state the poll is no longer exempt, and the identical next poll is a loop.
+	{"unknown_wait", "deploy", stuck, reasonLoop, unknownWaitRun},
 	{"wait_timeout", "deploy", stuck, reasonWaitTimeout, waitTimeoutRun},
 	{"error_loop", "billing", stuck, reasonRepeatedError, errorLoopRun},
-	{"alternation", "ops", stuck, "", alternationRun},
+	{"alternation", "ops", stuck, reasonAlternation, alternationRun},
+	{"cycle", "code", stuck, reasonCycle, cycleRun},
 }
 
 func lookup(name string) (scenario, bool) {

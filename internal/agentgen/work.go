@@ -131,3 +131,20 @@ func alternationRun(g *gen) script {
 		answer:   fmt.Sprintf("The %s queue has 1204 messages waiting; all 3 workers report healthy.", queue),
 	}
 }
+
+// cycleRun walks the same three reads round and round, as Gemini CLI's loop detector describes: no
+// call repeats its neighbour, and nothing new comes back.
+func cycleRun(g *gen) script {
+	path := g.article("src/billing/invoice.go", func() string {
+		return g.pick([]string{"src/billing/invoice.go", "src/auth/session.go", "src/api/routes.go"})
+	})
+	read := step{tool: "read_file", args: obj{{"path", path}}, result: obj{{"path", path}, {"lines", 214}, {"content", "package billing // ..."}}}
+	grep := step{tool: "grep_code", args: obj{{"pattern", "ApplyDiscount"}}, result: obj{{"matches", []string{path + ":88"}}, {"total", 1}}}
+	list := step{tool: "list_dir", args: obj{{"path", "src/billing"}}, result: obj{{"entries", []string{"invoice.go", "discount.go"}}}}
+	return script{
+		task:     "Find where discounts are applied to invoices.",
+		interval: 5 * time.Second,
+		steps:    []step{read, grep, list, read, grep, list, read, grep, list},
+		answer:   "Discounts are applied in " + path + " at line 88.",
+	}
+}
