@@ -1,0 +1,229 @@
+package agentguard
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
+
+	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
+)
+
+func generate(t *testing.T, scenario string, seed uint64) agentgen.Run {
+	t.Helper()
+	run, err := agentgen.Generate(scenario, agentgen.Options{Seed: seed})
+	require.NoError(t, err)
+	return run
+}
+
+func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
+	h := newHarness(t, seedConfig())
+	run := generate(t, "docs", 1)
+	spansIn := run.Traces.SpanCount()
+	out := h.run(run.Traces)
+	require.Equal(t, spansIn, out.SpanCount(), "no span is dropped")
+
+	var steps, events int
+	forEach(out, func(span ptrace.Span) {
+		step, ok := span.Attributes().Get(attrStep)
+		if !ok {
+			return
+		}
+		steps++
+		assert.Equal(t, int64(steps), step.Int(), "steps are numbered in start order")
+		for _, k := range []string{attrProgress, attrSignals, attrBarren} {
+			_, ok := span.Attributes().Get(k)
+			assert.True(t, ok, "%s on step %d", k, steps)
+		}
+		for i := 0; i < span.Events().Len(); i++ {
+			e := span.Events().At(i)
+			if e.Name() != eventStuck {
+				continue
+			}
+			events++
+			reason, _ := e.Attributes().Get(attrReason)
+			agent, _ := e.Attributes().Get(attrAgentName)
+			barren, _ := e.Attributes().Get(attrBarren)
+			assert.Equal(t, "no_progress", reason.Str())
+			assert.Equal(t, "docs", agent.Str())
+			assert.Equal(t, int64(4), barren.Int())
+			assert.Equal(t, int64(4), step.Int(), "the docs agent is stuck at its fourth empty search")
+		}
+	})
+	assert.Equal(t, 5, steps)
+	assert.Equal(t, 1, events, "one event per stuck episode, though step 5 is stuck too")
+
+	metadatatest.AssertEqualAgentguardRunsStuck(t, h.tel, []metricdata.DataPoint[int64]{{
+		Value:      1,
+		Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "docs"), attribute.String("reason", "no_progress")),
+	}}, metricdatatest.IgnoreTimestamp())
+	metadatatest.AssertEqualAgentguardSteps(t, h.tel, []metricdata.DataPoint[int64]{
+		{Value: 1, Attributes: attribute.NewSet(attribute.String("progress", "false"))},
+	}, metricdatatest.IgnoreTimestamp(), metricdatatest.IgnoreValue())
+}
+
+func TestWaitExemptPollsAreCounted(t *testing.T) {
+	h := newHarness(t, seedConfig())
+	h.run(generate(t, "deploy", 1).Traces)
+	metadatatest.AssertEqualAgentguardWaitExempt(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp(), metricdatatest.IgnoreValue())
+}
+
+// The AI SDK 7 names the agent only on the run's root span: a root span in the same batch names it.
+func TestAgentNameFromRootSpanOnly(t *testing.T) {
+	run := generate(t, "docs", 2)
+	forEach(run.Traces, func(span ptrace.Span) {
+		if !span.ParentSpanID().IsEmpty() {
+			span.Attributes().Remove("gen_ai.agent.name")
+		}
+	})
+	run.Traces.ResourceSpans().At(0).Resource().Attributes().PutStr("service.name", "svc")
+	h := newHarness(t, seedConfig())
+	assert.Equal(t, []string{"docs"}, agentsOfEvents(h.run(run.Traces)))
+
+	// Without any agent name, service.name stands in.
+	run = generate(t, "docs", 3)
+	forEach(run.Traces, func(span ptrace.Span) { span.Attributes().Remove("gen_ai.agent.name") })
+	run.Traces.ResourceSpans().At(0).Resource().Attributes().PutStr("service.name", "svc")
+	assert.Equal(t, []string{"svc"}, agentsOfEvents(h.run(run.Traces)))
+}
+
+func agentsOfEvents(td ptrace.Traces) []string {
+	var agents []string
+	forEach(td, func(span ptrace.Span) {
+		for i := 0; i < span.Events().Len(); i++ {
+			if a, ok := span.Events().At(i).Attributes().Get(attrAgentName); ok {
+				agents = append(agents, a.Str())
+			}
+		}
+	})
+	return agents
+}
+
+// A conversation spread over traces is one run when run_attributes names its key.
+func TestRunAttributesGroupTraces(t *testing.T) {
+	split := func() []ptrace.Traces {
+		run := generate(t, "docs", 4)
+		var parts []ptrace.Traces
+		forEach(run.Traces, func(span ptrace.Span) {
+			if _, ok := span.Attributes().Get("gen_ai.tool.name"); !ok {
+				return
+			}
+			td := ptrace.NewTraces()
+			s := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty().Spans().AppendEmpty()
+			span.CopyTo(s)
+			s.SetTraceID(pcommon.TraceID([16]byte{byte(len(parts) + 1)})) // a new trace per turn
+			s.Attributes().PutStr("gen_ai.conversation.id", "conv-1")
+			parts = append(parts, td)
+		})
+		return parts
+	}
+	stuckIn := func(cfg *Config) bool {
+		h := newHarness(t, cfg)
+		flagged := false
+		for _, td := range split() {
+			flagged = flagged || len(stuckEvents(h.run(td))) > 0
+		}
+		return flagged
+	}
+	assert.False(t, stuckIn(seedConfig()), "by default each trace is its own run")
+	cfg := seedConfig()
+	cfg.RunAttributes = []string{"gen_ai.conversation.id"}
+	assert.True(t, stuckIn(cfg), "grouped by conversation, the docs agent is stuck")
+}
+
+func TestAgentLabelsAreCapped(t *testing.T) {
+	cfg := seedConfig()
+	cfg.MaxAgentNames = 1
+	h := newHarness(t, cfg)
+	for i, agent := range []string{"first", "second"} {
+		run := generate(t, "docs", uint64(10+i))
+		forEach(run.Traces, func(span ptrace.Span) {
+			if _, ok := span.Attributes().Get("gen_ai.agent.name"); ok {
+				span.Attributes().PutStr("gen_ai.agent.name", agent)
+			}
+		})
+		h.run(run.Traces)
+	}
+	metadatatest.AssertEqualAgentguardRunsStuck(t, h.tel, []metricdata.DataPoint[int64]{
+		{Value: 1, Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "first"), attribute.String("reason", "no_progress"))},
+		{Value: 1, Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "other"), attribute.String("reason", "no_progress"))},
+	}, metricdatatest.IgnoreTimestamp())
+}
+
+// State is bounded by max_runs and run_idle_timeout, and both kinds of eviction are counted.
+func TestRunStateIsBounded(t *testing.T) {
+	tel := componenttest.NewTelemetry()
+	t.Cleanup(func() { require.NoError(t, tel.Shutdown(context.Background())) })
+	cfg := seedConfig()
+	cfg.MaxRuns = 2
+	cfg.RunIdleTimeout = time.Minute
+	g, err := newGuard(metadatatest.NewSettings(tel), cfg)
+	require.NoError(t, err)
+	now := time.Date(2026, 3, 17, 9, 0, 0, 0, time.UTC)
+	g.now = func() time.Time { return now }
+
+	// Three runs whose root spans never arrive: the third pushes the first out.
+	for i := range 3 {
+		run := generate(t, "research", uint64(20+i))
+		withoutRoot(run.Traces)
+		_, err := g.processTraces(context.Background(), run.Traces)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, 2, g.runs.active(now))
+	now = now.Add(2 * time.Minute)
+	assert.Equal(t, 0, g.runs.active(now), "idle runs expire")
+	_, err = g.processTraces(context.Background(), ptrace.NewTraces())
+	require.NoError(t, err)
+	run := generate(t, "research", 30)
+	withoutRoot(run.Traces)
+	_, err = g.processTraces(context.Background(), run.Traces)
+	require.NoError(t, err)
+	metadatatest.AssertEqualAgentguardRunsEvicted(t, tel, []metricdata.DataPoint[int64]{
+		{Value: 1, Attributes: attribute.NewSet(attribute.String("reason", "capacity"))},
+		{Value: 2, Attributes: attribute.NewSet(attribute.String("reason", "idle"))},
+	}, metricdatatest.IgnoreTimestamp())
+	metadatatest.AssertEqualAgentguardRunsActive(t, tel, []metricdata.DataPoint[int64]{{Value: 1}}, metricdatatest.IgnoreTimestamp())
+}
+
+func withoutRoot(td ptrace.Traces) {
+	td.ResourceSpans().At(0).ScopeSpans().At(0).Spans().RemoveIf(func(s ptrace.Span) bool { return s.ParentSpanID().IsEmpty() })
+}
+
+// A run ends when its root agent span ends: its state goes at once.
+func TestRunEndsWithItsRootSpan(t *testing.T) {
+	tel := componenttest.NewTelemetry()
+	t.Cleanup(func() { require.NoError(t, tel.Shutdown(context.Background())) })
+	g, err := newGuard(metadatatest.NewSettings(tel), seedConfig())
+	require.NoError(t, err)
+	_, err = g.processTraces(context.Background(), generate(t, "research", 40).Traces)
+	require.NoError(t, err)
+	assert.Equal(t, 0, g.runs.active(time.Now()))
+}
+
+func TestConcurrentBatches(t *testing.T) {
+	h := newHarness(t, seedConfig())
+	runs := agentgen.Mix(64, agentgen.Options{Seed: 5})
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(runs); i += 4 {
+				assert.NoError(t, h.proc.ConsumeTraces(context.Background(), runs[i].Traces))
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, 64, len(h.sink.AllTraces()))
+}
