@@ -62,6 +62,7 @@ func summarize(w io.Writer, m metrics) {
 	if _, ok := m["otelcol_agentguard_steps"]; !ok {
 		return
 	}
+	fmt.Fprintf(w, "agentguard runs:  %.0f seen, %.0f held now\n", m.sum("otelcol_agentguard_runs_started"), m.sum("otelcol_agentguard_runs_active"))
 	steps := m.by("otelcol_agentguard_steps", "progress")
 	fmt.Fprintf(w, "agentguard steps: %.0f with progress, %.0f barren, %.0f exempt polls\n",
 		steps["true"], steps["false"], m.sum("otelcol_agentguard_wait_exempt"))

@@ -110,11 +110,15 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 		return td, nil
 	}
 	var stuck []stuckEpisode
+	var started int64
 	now := g.now()
 
 	g.runs.mu.Lock()
 	for _, rb := range batch {
-		st := g.runs.get(rb.key, now)
+		st, created := g.runs.get(rb.key, now)
+		if created {
+			started++
+		}
 		st.agent = firstNonEmpty(rb.agent, st.agent, rb.service)
 		rb.label = g.runs.label(st.agent)
 		for i := range rb.steps {
@@ -146,6 +150,9 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 				barren++
 			}
 		}
+	}
+	if started > 0 {
+		g.telemetry.AgentguardRunsStarted.Add(ctx, started)
 	}
 	g.record(ctx, withProgress, barren, exempt, stuck, evicted.Age, evicted.Capacity)
 	return td, nil

@@ -37,14 +37,14 @@ func newRuns(cfg *Config, policy *progress.Config) *runs {
 	}
 }
 
-// get returns a run's state, creating it, and marks the run active now. The caller holds mu.
-func (r *runs) get(key string, now time.Time) *runState {
+// get returns a run's state, creating it when new, and marks the run active now. The caller holds mu.
+func (r *runs) get(key string, now time.Time) (st *runState, created bool) {
 	st, ok := r.byKey.Get([]byte(key), now)
 	if !ok {
 		st = &runState{progress: progress.NewRun(r.policy)}
 	}
 	r.count(r.byKey.Put(key, st, now))
-	return st
+	return st, !ok
 }
 
 // end forgets a run whose root agent span has ended. The caller holds mu.

@@ -88,3 +88,11 @@ func dump(t *testing.T, batches []ptrace.Traces) string {
 	}
 	return sb.String()
 }
+
+// spansOf is the span count of a scenario's run as agentgen sends it with -seed 1.
+func spansOf(t *testing.T, scenario string) int {
+	t.Helper()
+	run, err := agentgen.Generate(scenario, agentgen.Options{Seed: 1})
+	require.NoError(t, err)
+	return run.Spans
+}

@@ -30,6 +30,7 @@ type TelemetryBuilder struct {
 	registrations         []metric.Registration
 	AgentguardRunsActive  metric.Int64ObservableGauge
 	AgentguardRunsEvicted metric.Int64Counter
+	AgentguardRunsStarted metric.Int64Counter
 	AgentguardRunsStuck   metric.Int64Counter
 	AgentguardSteps       metric.Int64Counter
 	AgentguardWaitExempt  metric.Int64Counter
@@ -98,6 +99,12 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	builder.AgentguardRunsEvicted, err = builder.meter.Int64Counter(
 		"otelcol_agentguard_runs_evicted",
 		metric.WithDescription("Run states dropped before their run ended, by reason (idle or capacity). [Development]"),
+		metric.WithUnit("{run}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.AgentguardRunsStarted, err = builder.meter.Int64Counter(
+		"otelcol_agentguard_runs_started",
+		metric.WithDescription("Runs agentguard began to track (a run seen again after it ended or was evicted counts again). [Development]"),
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)

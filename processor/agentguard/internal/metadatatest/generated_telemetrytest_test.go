@@ -25,6 +25,7 @@ func TestSetupTelemetry(t *testing.T) {
 		return nil
 	}))
 	tb.AgentguardRunsEvicted.Add(context.Background(), 1)
+	tb.AgentguardRunsStarted.Add(context.Background(), 1)
 	tb.AgentguardRunsStuck.Add(context.Background(), 1)
 	tb.AgentguardSteps.Add(context.Background(), 1)
 	tb.AgentguardWaitExempt.Add(context.Background(), 1)
@@ -32,6 +33,9 @@ func TestSetupTelemetry(t *testing.T) {
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualAgentguardRunsEvicted(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
+	AssertEqualAgentguardRunsStarted(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualAgentguardRunsStuck(t, testTel,

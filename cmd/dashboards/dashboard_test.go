@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// committed is the dashboard JSON in the repository, relative to this package.
+var committed = filepath.Join("..", "..", "deploy", "grafana", "dashboards", "agentotel.json")
+
+const regenerate = "go run ./cmd/dashboards -out deploy/grafana/dashboards/agentotel.json"
+
+func TestCommittedDashboardIsCurrent(t *testing.T) {
+	want, err := Render()
+	if err != nil {
+		t.Fatalf("building the dashboard: %v", err)
+	}
+	got, err := os.ReadFile(committed)
+	if err != nil {
+		t.Fatalf("reading the committed dashboard: %v\nwrite it with: %s", err, regenerate)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s is stale: it differs from what cmd/dashboards builds (%s).\nregenerate it from the repository root with:\n\t%s\nand commit the result", committed, firstDifference(got, want), regenerate)
+	}
+}
+
+func TestRenderIsDeterministic(t *testing.T) {
+	a, err := Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Fatal("two renders of the dashboard differ")
+	}
+}
+
+// The parts of the dashboard JSON that Grafana depends on.
+type jsonDashboard struct {
+	UID        string `json:"uid"`
+	Templating struct {
+		List []struct {
+			Type  string `json:"type"`
+			Name  string `json:"name"`
+			Query string `json:"query"`
+		} `json:"list"`
+	} `json:"templating"`
+	Panels []jsonPanel `json:"panels"`
+}
+
+type jsonPanel struct {
+	ID         int             `json:"id"`
+	Type       string          `json:"type"`
+	Title      string          `json:"title"`
+	Datasource *jsonDatasource `json:"datasource"`
+	GridPos    struct {
+		X int `json:"x"`
+		Y int `json:"y"`
+		W int `json:"w"`
+		H int `json:"h"`
+	} `json:"gridPos"`
+	Targets []struct {
+		RefID      string          `json:"refId"`
+		Expr       string          `json:"expr"`
+		Datasource *jsonDatasource `json:"datasource"`
+	} `json:"targets"`
+}
+
+type jsonDatasource struct {
+	Type string `json:"type"`
+	UID  string `json:"uid"`
+}
+
+func TestDashboardShape(t *testing.T) {
+	data, err := Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d jsonDashboard
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.UID != UID {
+		t.Errorf("uid = %q, want %q", d.UID, UID)
+	}
+	if len(d.Templating.List) != 1 || d.Templating.List[0].Type != "datasource" ||
+		d.Templating.List[0].Name != datasourceVar || d.Templating.List[0].Query != "prometheus" {
+		t.Errorf("templating = %+v, want one datasource variable %q of type prometheus", d.Templating.List, datasourceVar)
+	}
+
+	wantDS := jsonDatasource{Type: "prometheus", UID: "${" + datasourceVar + "}"}
+	ids := map[int]bool{}
+	titles := map[string]bool{}
+	for _, p := range d.Panels {
+		if ids[p.ID] {
+			t.Errorf("panel id %d used twice", p.ID)
+		}
+		ids[p.ID] = true
+		titles[p.Title] = true
+		if p.Type == "row" {
+			continue
+		}
+		if p.Datasource == nil || *p.Datasource != wantDS {
+			t.Errorf("panel %q: datasource %+v, want %+v", p.Title, p.Datasource, wantDS)
+		}
+		if len(p.Targets) == 0 {
+			t.Errorf("panel %q has no query", p.Title)
+		}
+		refIDs := map[string]bool{}
+		for _, q := range p.Targets {
+			if q.Expr == "" || q.RefID == "" || refIDs[q.RefID] {
+				t.Errorf("panel %q: query %+v needs an expr and a refId of its own", p.Title, q)
+			}
+			refIDs[q.RefID] = true
+			if q.Datasource == nil || *q.Datasource != wantDS {
+				t.Errorf("panel %q: query datasource %+v, want %+v", p.Title, q.Datasource, wantDS)
+			}
+		}
+		if p.GridPos.W <= 0 || p.GridPos.H <= 0 || p.GridPos.X+p.GridPos.W > 24 {
+			t.Errorf("panel %q: gridPos %+v does not fit the 24-column grid", p.Title, p.GridPos)
+		}
+	}
+	for _, title := range []string{
+		"Stuck runs by agent and reason", "Barren-step share", "Active runs", "Active runs over time",
+		"agentguard run-state evictions by reason", "shapeonly call-memory evictions by reason",
+		"Values withheld", "Shaping failures (values withheld whole)",
+	} {
+		if !titles[title] {
+			t.Errorf("no panel %q", title)
+		}
+	}
+}
+
+// firstDifference says on which line two renderings first differ.
+func firstDifference(got, want []byte) string {
+	g := strings.Split(string(got), "\n")
+	w := strings.Split(string(want), "\n")
+	for i := 0; i < len(g) && i < len(w); i++ {
+		if g[i] != w[i] {
+			return "line " + strconv.Itoa(i+1) + ": committed " + strings.TrimSpace(g[i]) + ", built " + strings.TrimSpace(w[i])
+		}
+	}
+	return "committed has " + strconv.Itoa(len(g)) + " lines, built " + strconv.Itoa(len(w))
+}

@@ -1,0 +1,113 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// pipelineConfig is the recommended pipeline, agentguard before shapeonly, with the seed's manifest.
+const pipelineConfig = `
+extensions:
+  health_check:
+    endpoint: {{.Health}}
+receivers:
+  otlp:
+    protocols:
+      grpc: {endpoint: "{{.GRPC}}"}
+      http: {endpoint: "{{.HTTP}}"}
+processors:
+  memory_limiter:
+    check_interval: 1s
+    limit_mib: 1024
+  agentguard:
+    tools:
+      get_build_status: {kind: wait, progress_field: status, waiting_values: [queued, running],
+                         terminal_values: [success, failed, cancelled, timed_out], max_wait: 20m, min_interval: 5s}
+      edit_file: {kind: write, state_field: sha}
+  shapeonly:
+    tools: {find_customer: customer}
+  batch:
+    timeout: 200ms
+exporters:
+  file:
+    path: {{.Output}}
+    flush_interval: 100ms
+service:
+  extensions: [health_check]
+  telemetry:
+    metrics:
+      readers:
+        - pull:
+            exporter:
+              prometheus: {host: "{{.MetricsHost}}", port: {{.MetricsPort}}}
+  pipelines:
+    traces:
+      receivers: [otlp]
+      processors: [memory_limiter, agentguard, shapeonly, batch]
+      exporters: [file]
+`
+
+// TestAgentguardThroughTheCollector sends the seed runs and the stuck scenarios through the built
+// distribution and reads the verdicts back from the annotated spans and the internal metrics.
+func TestAgentguardThroughTheCollector(t *testing.T) {
+	c := startCollector(t, pipelineConfig)
+	spans := 0
+	for _, sc := range []struct {
+		scenario, protocol string
+	}{
+		{"deploy", "grpc"}, {"docs", "http"}, {"code", "grpc"}, {"support", "http"},
+		{"finished_poll", "grpc"}, {"wait_timeout", "http"}, {"error_loop", "grpc"}, {"alternation", "http"}, {"cycle", "grpc"},
+	} {
+		c.send(sc.protocol, "-scenario", sc.scenario, "-convention", "genai", "-seed", "1")
+		spans += spansOf(t, sc.scenario)
+	}
+	batches := c.spansOut(spans)
+
+	stuckAgents := map[string][]string{}
+	steps := 0
+	for _, td := range batches {
+		forEachSpan(td, func(span ptrace.Span) {
+			if _, ok := span.Attributes().Get("agentguard.step"); ok {
+				steps++
+			}
+			for i := 0; i < span.Events().Len(); i++ {
+				e := span.Events().At(i)
+				if e.Name() == "agentguard.stuck" {
+					agent, _ := e.Attributes().Get("gen_ai.agent.name")
+					reason, _ := e.Attributes().Get("reason")
+					stuckAgents[agent.Str()] = append(stuckAgents[agent.Str()], reason.Str())
+				}
+			}
+		})
+	}
+	assert.Positive(t, steps, "tool spans are annotated")
+	assert.Equal(t, []string{"no_progress"}, stuckAgents["docs"])
+	assert.Equal(t, []string{"no_progress", "cycle"}, stuckAgents["code"], "the code agent's edit-and-revert, then its read cycle")
+	assert.ElementsMatch(t, []string{"loop", "wait_timeout"}, stuckAgents["deploy"], "the finished-build poll and the timed-out wait; the healthy deploy run is not flagged")
+	assert.Equal(t, []string{"repeated_error"}, stuckAgents["billing"])
+	assert.Equal(t, []string{"alternation"}, stuckAgents["ops"])
+	assert.NotContains(t, stuckAgents, "support")
+
+	eventually(t, "stuck runs in internal telemetry", func() bool {
+		return c.metric("otelcol_agentguard_runs_stuck", nil) == 7
+	})
+	assert.Equal(t, 1.0, c.metric("otelcol_agentguard_runs_stuck", map[string]string{"gen_ai_agent_name": "docs", "reason": "no_progress"}))
+	assert.Equal(t, 1.0, c.metric("otelcol_agentguard_runs_stuck", map[string]string{"gen_ai_agent_name": "deploy", "reason": "wait_timeout"}))
+	assert.Positive(t, c.metric("otelcol_agentguard_steps", map[string]string{"progress": "true"}))
+	assert.Positive(t, c.metric("otelcol_agentguard_steps", map[string]string{"progress": "false"}))
+	assert.Positive(t, c.metric("otelcol_agentguard_wait_exempt", nil))
+}
+
+func forEachSpan(td ptrace.Traces, fn func(ptrace.Span)) {
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			for k := 0; k < sss.At(j).Spans().Len(); k++ {
+				fn(sss.At(j).Spans().At(k))
+			}
+		}
+	}
+}
