@@ -88,9 +88,24 @@ func policyOf(cfg *Config) *progress.Config {
 	return p
 }
 
+// runKey identifies a run within a batch without allocating: its trace, or the value of its run
+// attribute.
+type runKey struct {
+	trace pcommon.TraceID
+	attr  string
+}
+
+// String is the key of the run's state; it is built once per run and batch.
+func (k runKey) String() string {
+	if k.attr != "" {
+		return "a:" + k.attr
+	}
+	return "t:" + string(k.trace[:])
+}
+
 // runBatch is one run's part of a batch.
 type runBatch struct {
-	key     string
+	key     runKey
 	agent   string // from any span of the run in this batch
 	service string // the fallback agent name
 	ended   bool   // the run's root agent span is in this batch
@@ -115,7 +130,8 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 
 	g.runs.mu.Lock()
 	for _, rb := range batch {
-		st, created := g.runs.get(rb.key, now)
+		key := rb.key.String()
+		st, created := g.runs.get(key, now)
 		if created {
 			started++
 		}
@@ -129,7 +145,7 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 			}
 		}
 		if rb.ended {
-			g.runs.end(rb.key)
+			g.runs.end(key)
 		}
 	}
 	evicted := g.runs.takeEvicted()
@@ -159,8 +175,8 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 }
 
 // collect groups the batch's tool spans by run, in start order, with their steps already digested.
-func (g *guard) collect(td ptrace.Traces) map[string]*runBatch {
-	var batch map[string]*runBatch
+func (g *guard) collect(td ptrace.Traces) map[runKey]*runBatch {
+	var batch map[runKey]*runBatch
 	scratch := g.scratch.Get().(*digest.Scratch)
 	defer g.scratch.Put(scratch)
 	rss := td.ResourceSpans()
@@ -180,7 +196,7 @@ func (g *guard) collect(td ptrace.Traces) map[string]*runBatch {
 					continue
 				}
 				if batch == nil {
-					batch = map[string]*runBatch{}
+					batch = map[runKey]*runBatch{}
 				}
 				key := g.runKey(span, res)
 				rb, ok := batch[key]
@@ -209,23 +225,23 @@ func (g *guard) collect(td ptrace.Traces) map[string]*runBatch {
 }
 
 // runKey is the first configured run attribute on the span or its resource, or else the trace id.
-func (g *guard) runKey(span ptrace.Span, res pcommon.Map) string {
+func (g *guard) runKey(span ptrace.Span, res pcommon.Map) runKey {
 	for _, key := range g.cfg.RunAttributes {
 		if v, ok := span.Attributes().Get(key); ok && v.AsString() != "" {
-			return "a:" + v.AsString()
+			return runKey{attr: v.AsString()}
 		}
 		if v, ok := res.Get(key); ok && v.AsString() != "" {
-			return "a:" + v.AsString()
+			return runKey{attr: v.AsString()}
 		}
 	}
-	id := span.TraceID()
-	return "t:" + string(id[:])
+	return runKey{trace: span.TraceID()}
 }
 
 // annotate writes the verdict on the tool span; the step where a run becomes stuck also gets one
 // agentguard.stuck event, so a count connector can turn episodes into a pipeline metric.
 func annotate(span ptrace.Span, v progress.Verdict, agent string) {
 	attrs := span.Attributes()
+	attrs.EnsureCapacity(attrs.Len() + 6)
 	attrs.PutInt(attrStep, int64(v.Step))
 	attrs.PutBool(attrProgress, v.Progress)
 	attrs.PutStr(attrSignals, v.Signals.String())
