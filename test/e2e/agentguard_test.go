@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/collectortest"
 )
 
 // pipelineConfig is the recommended pipeline, agentguard before shapeonly, with the seed's manifest.
@@ -52,7 +54,7 @@ service:
 // TestAgentguardThroughTheCollector sends the seed runs and the stuck scenarios through the built
 // distribution and reads the verdicts back from the annotated spans and the internal metrics.
 func TestAgentguardThroughTheCollector(t *testing.T) {
-	c := startCollector(t, pipelineConfig)
+	c := collectortest.Start(t, pipelineConfig, nil)
 	spans := 0
 	for _, sc := range []struct {
 		scenario, protocol string
@@ -60,15 +62,15 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 		{"deploy", "grpc"}, {"docs", "http"}, {"code", "grpc"}, {"support", "http"},
 		{"finished_poll", "grpc"}, {"wait_timeout", "http"}, {"error_loop", "grpc"}, {"alternation", "http"}, {"cycle", "grpc"},
 	} {
-		c.send(sc.protocol, "-scenario", sc.scenario, "-convention", "genai", "-seed", "1")
+		c.Send(sc.protocol, "-scenario", sc.scenario, "-convention", "genai", "-seed", "1")
 		spans += spansOf(t, sc.scenario)
 	}
-	batches := c.spansOut(spans)
+	batches := c.SpansOut(spans)
 
 	stuckAgents := map[string][]string{}
 	steps := 0
 	for _, td := range batches {
-		forEachSpan(td, func(span ptrace.Span) {
+		collectortest.ForEachSpan(td, func(span ptrace.Span) {
 			if _, ok := span.Attributes().Get("agentguard.step"); ok {
 				steps++
 			}
@@ -90,24 +92,12 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 	assert.Equal(t, []string{"alternation"}, stuckAgents["ops"])
 	assert.NotContains(t, stuckAgents, "support")
 
-	eventually(t, "stuck runs in internal telemetry", func() bool {
-		return c.metric("otelcol_agentguard_runs_stuck", nil) == 7
+	collectortest.Eventually(t, "stuck runs in internal telemetry", func() bool {
+		return c.Metric("otelcol_agentguard_runs_stuck", nil) == 7
 	})
-	assert.Equal(t, 1.0, c.metric("otelcol_agentguard_runs_stuck", map[string]string{"gen_ai_agent_name": "docs", "reason": "no_progress"}))
-	assert.Equal(t, 1.0, c.metric("otelcol_agentguard_runs_stuck", map[string]string{"gen_ai_agent_name": "deploy", "reason": "wait_timeout"}))
-	assert.Positive(t, c.metric("otelcol_agentguard_steps", map[string]string{"progress": "true"}))
-	assert.Positive(t, c.metric("otelcol_agentguard_steps", map[string]string{"progress": "false"}))
-	assert.Positive(t, c.metric("otelcol_agentguard_wait_exempt", nil))
-}
-
-func forEachSpan(td ptrace.Traces, fn func(ptrace.Span)) {
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			for k := 0; k < sss.At(j).Spans().Len(); k++ {
-				fn(sss.At(j).Spans().At(k))
-			}
-		}
-	}
+	assert.Equal(t, 1.0, c.Metric("otelcol_agentguard_runs_stuck", map[string]string{"gen_ai_agent_name": "docs", "reason": "no_progress"}))
+	assert.Equal(t, 1.0, c.Metric("otelcol_agentguard_runs_stuck", map[string]string{"gen_ai_agent_name": "deploy", "reason": "wait_timeout"}))
+	assert.Positive(t, c.Metric("otelcol_agentguard_steps", map[string]string{"progress": "true"}))
+	assert.Positive(t, c.Metric("otelcol_agentguard_steps", map[string]string{"progress": "false"}))
+	assert.Positive(t, c.Metric("otelcol_agentguard_wait_exempt", nil))
 }

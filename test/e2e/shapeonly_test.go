@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/collectortest"
 )
 
 // shapeonlyConfig is a pipeline with shapeonly exporting to a file, on the ports the test chose.
@@ -50,13 +51,13 @@ service:
 // later transcripts, in every convention and over both OTLP transports, and checks that no customer
 // value leaves the collector.
 func TestShapeonlyThroughTheCollector(t *testing.T) {
-	c := startCollector(t, shapeonlyConfig)
+	c := collectortest.Start(t, shapeonlyConfig, nil)
 	wantSpans := 0
 	var secrets []string
 	for i, conv := range agentgen.Conventions() {
 		protocol := []string{"grpc", "http"}[i%2]
 		seed := uint64(100 + i)
-		c.send(protocol, "-scenario", "support", "-convention", string(conv), "-count", "3", "-seed", strconv.FormatUint(seed, 10))
+		c.Send(protocol, "-scenario", "support", "-convention", string(conv), "-count", "3", "-seed", strconv.FormatUint(seed, 10))
 		// agentgen gives run i of a scenario the seed seed+i: regenerate them to know their secrets.
 		for n := range uint64(3) {
 			run, err := agentgen.Generate("support", agentgen.Options{Convention: conv, Seed: seed + n})
@@ -66,16 +67,16 @@ func TestShapeonlyThroughTheCollector(t *testing.T) {
 			wantSpans += run.Spans
 		}
 	}
-	batches := c.spansOut(wantSpans)
+	batches := c.SpansOut(wantSpans)
 	all := dump(t, batches)
 	for _, s := range secrets {
 		assert.NotContains(t, all, s)
 	}
 	assert.Contains(t, all, "[withheld]")
-	eventually(t, "withheld values in internal telemetry", func() bool {
-		return c.metric("otelcol_shapeonly_values_withheld", nil) > 0
+	collectortest.Eventually(t, "withheld values in internal telemetry", func() bool {
+		return c.Metric("otelcol_shapeonly_values_withheld", nil) > 0
 	})
-	assert.Zero(t, c.metric("otelcol_shapeonly_values_failed", nil))
+	assert.Zero(t, c.Metric("otelcol_shapeonly_values_failed", nil))
 }
 
 func dump(t *testing.T, batches []ptrace.Traces) string {

@@ -1,4 +1,4 @@
-package e2e
+package collectortest
 
 import (
 	"net/http"
@@ -9,10 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// sumSamples adds up the samples of one metric family, as the collector serves it, whose labels
+// Scrape reads a Prometheus text endpoint and sums the samples of one metric family whose labels
 // include every pair in match.
-func sumSamples(t *testing.T, resp *http.Response, name string, match map[string]string) float64 {
+func Scrape(t testing.TB, url, name string, match map[string]string) float64 {
 	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(resp.Body)
 	require.NoError(t, err)

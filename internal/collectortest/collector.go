@@ -1,0 +1,271 @@
+// Package collectortest runs the built otelcol-agent distribution for end-to-end tests: it renders a
+// config onto free loopback ports, starts the real binary, waits for its health check, sends agentgen
+// traffic over OTLP, and reads back what the file exporter wrote and what the internal telemetry serves.
+package collectortest
+
+import (
+	"bufio"
+	"bytes"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// RepoRoot finds the repository root: the nearest directory above the working directory with a go.mod.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	require.NoError(t, err)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		require.NotEqual(t, parent, dir, "no go.mod above the working directory")
+		dir = parent
+	}
+}
+
+// Binary is the otelcol-agent that `make build` produced. End-to-end tests run the real distribution, so
+// they fail rather than skip when it is missing.
+func Binary(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(RepoRoot(t), "_build", "otelcol-agent")
+	_, err := os.Stat(path)
+	require.NoError(t, err, "the end-to-end tests need the built distribution: run `make build` (make test does)")
+	return path
+}
+
+var agentgen struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// Agentgen builds cmd/agentgen once per test binary and returns its path.
+func Agentgen(t testing.TB) string {
+	t.Helper()
+	agentgen.once.Do(func() {
+		dir, err := os.MkdirTemp("", "agentgen")
+		if err != nil {
+			agentgen.err = err
+			return
+		}
+		agentgen.path = filepath.Join(dir, "agentgen")
+		cmd := exec.Command("go", "build", "-o", agentgen.path, "./cmd/agentgen")
+		cmd.Dir = RepoRoot(t)
+		agentgen.out, agentgen.err = cmd.CombinedOutput()
+	})
+	require.NoError(t, agentgen.err, string(agentgen.out))
+	return agentgen.path
+}
+
+// Collector is one running otelcol-agent on free loopback ports.
+type Collector struct {
+	t          testing.TB
+	cmd        *exec.Cmd
+	done       chan struct{}
+	GRPC, HTTP string // OTLP endpoints
+	Metrics    string // internal telemetry endpoint, host:port
+	Health     string // health_check endpoint, host:port
+	Output     string // the file exporter's path
+	logs       *syncBuffer
+}
+
+// Start renders configTemplate and starts a collector on it, then waits until its health check answers.
+// The template sees GRPC, HTTP, Health, Output, MetricsHost and MetricsPort, plus vars.
+func Start(t testing.TB, configTemplate string, vars map[string]string) *Collector {
+	t.Helper()
+	dir := t.TempDir()
+	c := &Collector{t: t, logs: new(syncBuffer), done: make(chan struct{})}
+	c.GRPC, c.HTTP, c.Metrics, c.Health = FreeAddr(t), FreeAddr(t), FreeAddr(t), FreeAddr(t)
+	c.Output = filepath.Join(dir, "traces.jsonl")
+	metricsHost, metricsPort, _ := net.SplitHostPort(c.Metrics)
+
+	data := map[string]string{
+		"GRPC": c.GRPC, "HTTP": c.HTTP, "Health": c.Health, "Output": c.Output,
+		"MetricsHost": metricsHost, "MetricsPort": metricsPort,
+	}
+	for k, v := range vars {
+		data[k] = v
+	}
+	var cfg bytes.Buffer
+	require.NoError(t, template.Must(template.New("config").Option("missingkey=error").Parse(configTemplate)).Execute(&cfg, data))
+	cfgPath := filepath.Join(dir, "config.yaml")
+	require.NoError(t, os.WriteFile(cfgPath, cfg.Bytes(), 0o600))
+
+	c.cmd = exec.Command(Binary(t), "--config", cfgPath)
+	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs
+	require.NoError(t, c.cmd.Start())
+	go func() { _ = c.cmd.Wait(); close(c.done) }()
+	t.Cleanup(c.Stop)
+
+	deadline := time.Now().Add(30 * time.Second)
+	for !c.healthy() {
+		select {
+		case <-c.done:
+			t.Fatalf("collector exited before it became healthy:\n%s", c.logs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("collector did not become healthy in 30s:\n%s", c.logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return c
+}
+
+func (c *Collector) healthy() bool {
+	resp, err := http.Get("http://" + c.Health + "/")
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// Stop interrupts the collector, as Ctrl-C would, and waits for it to drain and exit.
+func (c *Collector) Stop() {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	_ = c.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-c.done:
+	case <-time.After(15 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.done
+	}
+	if c.t.Failed() {
+		c.t.Logf("collector log:\n%s", c.logs.String())
+	}
+}
+
+// Kill ends the collector at once, without draining: a node lost.
+func (c *Collector) Kill() {
+	_ = c.cmd.Process.Kill()
+	<-c.done
+}
+
+// PID is the collector's process id, for reading its resource use.
+func (c *Collector) PID() int { return c.cmd.Process.Pid }
+
+// Send runs agentgen against the collector's OTLP endpoint (protocol grpc or http) with the given flags.
+func (c *Collector) Send(protocol string, args ...string) string {
+	c.t.Helper()
+	endpoint := c.GRPC
+	if protocol == "http" {
+		endpoint = c.HTTP
+	}
+	all := append([]string{"-protocol", protocol, "-endpoint", endpoint}, args...)
+	out, err := exec.Command(Agentgen(c.t), all...).CombinedOutput()
+	require.NoError(c.t, err, "agentgen %s: %s", strings.Join(all, " "), out)
+	return string(out)
+}
+
+// SpansOut reads the file exporter's output until it holds at least want spans or 20 s pass.
+func (c *Collector) SpansOut(want int) []ptrace.Traces {
+	c.t.Helper()
+	var batches []ptrace.Traces
+	n := 0
+	Eventually(c.t, "the file exporter to write the spans", func() bool {
+		batches, n = ReadTraces(c.t, c.Output)
+		return n >= want
+	})
+	return batches
+}
+
+// ReadTraces reads a file exporter's OTLP JSON lines; a line still being written ends the read.
+func ReadTraces(t testing.TB, path string) ([]ptrace.Traces, int) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, 0
+	}
+	require.NoError(t, err)
+	defer f.Close()
+	var batches []ptrace.Traces
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	var u ptrace.JSONUnmarshaler
+	for sc.Scan() {
+		td, err := u.UnmarshalTraces(sc.Bytes())
+		if err != nil {
+			break
+		}
+		batches = append(batches, td)
+		n += td.SpanCount()
+	}
+	return batches, n
+}
+
+// Metric sums the samples of a metric family the collector serves whose labels include match.
+func (c *Collector) Metric(name string, match map[string]string) float64 {
+	c.t.Helper()
+	return Scrape(c.t, "http://"+c.Metrics+"/metrics", name, match)
+}
+
+// FreeAddr returns a loopback address no one is listening on.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// Eventually polls cond until it holds, failing the test after 20 s.
+func Eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// ForEachSpan calls fn for every span of td.
+func ForEachSpan(td ptrace.Traces, fn func(ptrace.Span)) {
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			for k := 0; k < sss.At(j).Spans().Len(); k++ {
+				fn(sss.At(j).Spans().At(k))
+			}
+		}
+	}
+}
+
+// syncBuffer collects a process's output while tests read it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
