@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Regenerates testdata/sdk/*/traces.json: installs each SDK folder's pinned
+# packages (npm ci, from its package-lock.json) and runs its capture.mjs.
+# Needs Node 20+ and npm with the npm registry reachable; the captures
+# themselves make no network calls (scripted models).
+#
+#   testdata/sdk/capture.sh              # every SDK
+#   testdata/sdk/capture.sh ai-v6 ...    # only these
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Mastra sends product telemetry unless told not to (capture.mjs sets it too).
+export MASTRA_TELEMETRY_DISABLED=1
+# Never let an SDK's own exporter or tracing backend be configured from the
+# environment of whoever runs this.
+unset OTEL_EXPORTER_OTLP_ENDPOINT OTEL_EXPORTER_OTLP_TRACES_ENDPOINT OPENAI_API_KEY LANGSMITH_TRACING LANGCHAIN_TRACING_V2 || true
+
+sdks=("$@")
+if [ ${#sdks[@]} -eq 0 ]; then
+  sdks=(ai-v6 ai-v7-otel langgraph-openinference openai-agents-openinference mastra-otel)
+fi
+
+for sdk in "${sdks[@]}"; do
+  echo "== $sdk"
+  (
+    cd "$sdk"
+    npm ci --no-audit --no-fund --loglevel=error
+    node capture.mjs
+  )
+done
