@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // OpenInference (Arize): openinference.span.kind says what the span is; LLM transcripts are flattened
@@ -25,7 +27,7 @@ var openInferenceStructural = []string{
 	"llm.token_count.prompt", "llm.token_count.completion", "llm.token_count.total", "session.id",
 }
 
-func recognizeOpenInference(_ string, attrs pcommon.Map) (View, bool) {
+func recognizeOpenInference(name string, attrs pcommon.Map) (View, bool) {
 	kind := str(attrs, oiSpanKind)
 	if kind == "" {
 		return View{}, false
@@ -34,12 +36,21 @@ func recognizeOpenInference(_ string, attrs pcommon.Map) (View, bool) {
 	switch strings.ToUpper(kind) {
 	case "AGENT":
 		v.Role = RoleAgent
+		if v.Agent == "" {
+			// The instrumentations write no agent.name: OpenAI Agents names the AGENT span after the
+			// agent.
+			v.Agent = name
+		}
 	case "TOOL":
 		v.Role = RoleTool
 		v.Tool = str(attrs, oiToolName)
 		v.CallID = strings.TrimSpace(str(attrs, oiToolCallID))
 		v.ArgsKey = firstPresent(attrs, oiInputValue)
 		v.ResultKey = firstPresent(attrs, oiOutputValue)
+		if v.CallID == "" {
+			// LangChain writes no tool_call.id; the id is in the ToolMessage the tool returned.
+			v.CallID = langChainCallID(attrBytes(attrs, v.ResultKey))
+		}
 	case "LLM":
 		v.Role = RoleModel
 	default:
@@ -59,4 +70,14 @@ var openInferenceFlat = flatConvention{
 	callID:       "tool_call.id",
 	callName:     "tool_call.function.name",
 	callArgs:     "tool_call.function.arguments",
+}
+
+func langChainCallID(output []byte) string {
+	kwargs, ok := langChainToolMessage(output)
+	if !ok {
+		return ""
+	}
+	raw, _ := jsonraw.Field(kwargs, "tool_call_id")
+	id, _ := jsonraw.Text(raw)
+	return strings.TrimSpace(id)
 }

@@ -96,14 +96,24 @@ func (f *flatConvention) withholdInput(attrs pcommon.Map, p Policy, s Shaper, ta
 			names[c.id] = c.name
 		}
 	}
+	// A tool message without an id (LangChain's) answers the calls of the assistant message before it,
+	// in order, as the chat protocols require.
+	var pending []flatCall
 	for _, m := range msgs {
 		for _, c := range m.calls {
 			if c.argsKey != "" && p.Withheld([]byte(c.id), nameBytes(c.name)) {
 				shaped += shapeAttr(attrs, c.argsKey, s)
 			}
 		}
+		if len(m.calls) > 0 {
+			pending = m.calls
+		}
+		id, name := m.toolCallID, names[m.toolCallID]
+		if m.role == "tool" && id == "" && len(pending) > 0 {
+			id, name, pending = pending[0].id, pending[0].name, pending[1:]
+		}
 		switch {
-		case m.toolCallID != "" && p.Withheld([]byte(m.toolCallID), nameBytes(names[m.toolCallID])):
+		case m.role == "tool" && (id != "" || name != "") && p.Withheld([]byte(id), nameBytes(name)):
 			tainted = true
 			for _, k := range m.contentKeys {
 				shaped += shapeAttr(attrs, k, s)

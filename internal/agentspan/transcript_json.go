@@ -27,13 +27,15 @@ type edit struct{ start, end, from, to int }
 
 // member names, by role in a tool object.
 var (
-	resultTypes = [][]byte{[]byte(`"tool_call_response"`), []byte(`"tool-result"`), []byte(`"tool_result"`), []byte(`"function_call_output"`)}
+	resultTypes = [][]byte{[]byte(`"tool_call_response"`), []byte(`"tool-result"`), []byte(`"tool_result"`), []byte(`"function_call_output"`), []byte(`"function_call_result"`)}
 	callTypes   = [][]byte{[]byte(`"tool_call"`), []byte(`"tool-call"`), []byte(`"function_call"`), []byte(`"function"`)}
-	idKeys      = []string{"id", "toolCallId", "tool_call_id", "call_id"}
-	nameKeys    = []string{"name", "toolName", "tool_name"}
-	resultKeys  = []string{"response", "result", "output", "content"}
-	argsKeys    = []string{"arguments", "args", "input"}
-	textKeys    = []string{"content", "text"}
+	// callIDKeys name a tool call's id outright; a plain "id" is the call's id only where none of them
+	// is present (OpenAI Agents items carry both an item "id" and the "callId").
+	callIDKeys = []string{"toolCallId", "tool_call_id", "call_id", "callId"}
+	nameKeys   = []string{"name", "toolName", "tool_name"}
+	resultKeys = []string{"response", "result", "output", "content"}
+	argsKeys   = []string{"arguments", "args", "input"}
+	textKeys   = []string{"content", "text"}
 )
 
 // toolObject is what one JSON object says about tool traffic: raw values and their offsets in the doc.
@@ -90,7 +92,13 @@ func (w *jsonWalk) visit(v []byte, base int) {
 }
 
 func (w *jsonWalk) visitObject(v []byte, base int) {
+	if kwargs, offset, ok := toolMessageKwargs(v); ok {
+		// A LangChain ToolMessage: its kwargs are a tool message with tool_call_id and content.
+		w.visitToolMessage(kwargs, base+offset)
+		return
+	}
 	var o toolObject
+	strongID := false
 	_ = jsonraw.Members(v, func(m jsonraw.Member) bool {
 		val := span{raw: m.Value, start: base + m.ValueStart}
 		switch {
@@ -102,7 +110,9 @@ func (w *jsonWalk) visitObject(v []byte, base int) {
 			o.hasCallTypeMarker = true
 		case jsonraw.StringIs(m.Key, "function") && len(m.Value) > 0 && m.Value[0] == '{':
 			o.function = val
-		case o.id == nil && keyIn(m.Key, idKeys):
+		case keyIn(m.Key, callIDKeys):
+			o.id, strongID = m.Value, true
+		case !strongID && jsonraw.StringIs(m.Key, "id"):
 			o.id = m.Value
 		case o.name == nil && keyIn(m.Key, nameKeys):
 			o.name = m.Value
@@ -145,6 +155,26 @@ func (w *jsonWalk) visitObject(v []byte, base int) {
 	})
 }
 
+// visitToolMessage classifies a LangChain ToolMessage's kwargs, which carry no role.
+func (w *jsonWalk) visitToolMessage(kwargs []byte, base int) {
+	var o toolObject
+	_ = jsonraw.Members(kwargs, func(m jsonraw.Member) bool {
+		val := span{raw: m.Value, start: base + m.ValueStart}
+		switch {
+		case jsonraw.StringIs(m.Key, "tool_call_id"):
+			o.id = m.Value
+		case jsonraw.StringIs(m.Key, "name"):
+			o.name = m.Value
+		case jsonraw.StringIs(m.Key, "content"):
+			o.payload = val
+		}
+		return true
+	})
+	if o.id != nil && o.payload.ok() {
+		w.toolResult(&o)
+	}
+}
+
 // readFunction takes name and arguments from an OpenAI-style {"function":{"name":..,"arguments":..}}.
 func (w *jsonWalk) readFunction(o *toolObject) {
 	fn := o.function
@@ -184,7 +214,8 @@ func (w *jsonWalk) toolCall(o *toolObject) {
 	}
 }
 
-// typedValue returns the "value" member of a {"type":..,"value":..} wrapper.
+// typedValue returns the "value" (AI SDK) or "text" (OpenAI Agents) member of a typed wrapper such as
+// {"type":"json","value":...}.
 func typedValue(p span) (span, bool) {
 	if len(p.raw) == 0 || p.raw[0] != '{' {
 		return span{}, false
@@ -195,7 +226,7 @@ func typedValue(p span) (span, bool) {
 		switch {
 		case jsonraw.StringIs(m.Key, "type"):
 			typed = true
-		case jsonraw.StringIs(m.Key, "value"):
+		case jsonraw.StringIs(m.Key, "value") || jsonraw.StringIs(m.Key, "text"):
 			value = span{raw: m.Value, start: p.start + m.ValueStart}
 		}
 		return true

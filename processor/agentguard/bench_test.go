@@ -164,4 +164,3 @@ func floodBatches(runs, steps, first int) []ptrace.Traces {
 	}
 	return []ptrace.Traces{td}
 }
-

@@ -192,8 +192,13 @@ func (g *guard) collect(td ptrace.Traces) map[runKey]*runBatch {
 			for k := 0; k < spans.Len(); k++ {
 				span := spans.At(k)
 				v := agentspan.Recognize(span.Name(), span.Attributes())
-				if v.Role == agentspan.RoleOther {
+				root := span.ParentSpanID().IsEmpty()
+				if v.Role == agentspan.RoleOther && !root {
 					continue
+				}
+				if root && v.Agent == "" && v.Convention == agentspan.OpenInference {
+					// LangGraph names the run only in its root span's name.
+					v.Agent = span.Name()
 				}
 				if batch == nil {
 					batch = map[runKey]*runBatch{}
@@ -209,12 +214,12 @@ func (g *guard) collect(td ptrace.Traces) map[runKey]*runBatch {
 				if rb.agent == "" || v.Role == agentspan.RoleAgent && v.Agent != "" {
 					rb.agent = firstNonEmpty(v.Agent, rb.agent)
 				}
-				switch v.Role {
-				case agentspan.RoleTool:
+				if v.Role == agentspan.RoleTool {
 					rb.steps = append(rb.steps, pendingStep{span: span, step: g.stepOf(span, v, scratch)})
-				case agentspan.RoleAgent:
-					rb.ended = rb.ended || (len(g.cfg.RunAttributes) == 0 && span.ParentSpanID().IsEmpty())
 				}
+				// The trace's root span ends last: the run is over. A run keyed by attribute spans
+				// several traces and ends only by idling out.
+				rb.ended = rb.ended || (root && len(g.cfg.RunAttributes) == 0)
 			}
 		}
 	}

@@ -17,11 +17,11 @@ import (
 // It is pure and runs outside the lock.
 func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scratch) progress.Step {
 	attrs := span.Attributes()
-	result := bytesOf(attrs, v.ResultKey)
+	result := agentspan.Result(v, attrs)
 	s := progress.Step{
 		Tool:    v.Tool,
 		Start:   span.StartTimestamp().AsTime(),
-		CallKey: g.normaliser.Key(v.Tool, bytesOf(attrs, v.ArgsKey), scratch),
+		CallKey: g.normaliser.Key(v.Tool, agentspan.Args(v, attrs), scratch),
 		Result:  g.normaliser.Of(result, scratch),
 	}
 	if span.Status().Code() == ptrace.StatusCodeError {
@@ -44,21 +44,6 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 		s.GoalTarget = g.cfg.GoalTarget
 	}
 	return s
-}
-
-// bytesOf views a string attribute's bytes; other types are read as their text.
-func bytesOf(attrs pcommon.Map, key string) []byte {
-	if key == "" {
-		return nil
-	}
-	v, ok := attrs.Get(key)
-	if !ok {
-		return nil
-	}
-	if v.Type() == pcommon.ValueTypeStr {
-		return jsonraw.StringBytes(v.Str())
-	}
-	return []byte(v.AsString())
 }
 
 // fieldOrAttr reads a declared field from the JSON result, or else from a span attribute of that name.
