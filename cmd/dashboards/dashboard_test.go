@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/grafana/grafana-foundation-sdk/go/cog"
+	"github.com/grafana/grafana-foundation-sdk/go/cog/plugins"
+	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 )
 
 // committed is the dashboard JSON in the repository, relative to this package.
@@ -41,6 +45,31 @@ func TestRenderIsDeterministic(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("two renders of the dashboard differ")
 	}
+}
+
+// The committed JSON must decode strictly as a dashboard of the SDK's schema, panels and queries
+// included: no unknown or mistyped field.
+func TestCommittedDashboardDecodesStrictly(t *testing.T) {
+	data, err := os.ReadFile(committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugins.RegisterDefaultPlugins()
+	var d dashboard.Dashboard
+	if err := failed(d.UnmarshalJSONStrict(data)); err != nil {
+		t.Fatalf("%s: %v", committed, err)
+	}
+	if err := failed(d.Validate()); err != nil {
+		t.Fatalf("%s: %v", committed, err)
+	}
+}
+
+// failed unwraps the SDK's habit of returning an empty cog.BuildErrors as a non-nil error.
+func failed(err error) error {
+	if be, ok := err.(cog.BuildErrors); ok && len(be) == 0 {
+		return nil
+	}
+	return err
 }
 
 // The parts of the dashboard JSON that Grafana depends on.
