@@ -10,7 +10,7 @@ COMPONENTS := processor/shapeonly processor/agentguard
 GENERATED = $(shell find $(COMPONENTS) -path '*/internal/metadata*' -name '*.go'; ls $(addsuffix /generated_*_test.go,$(COMPONENTS)) $(addsuffix /documentation.md,$(COMPONENTS)))
 SOURCES := $(shell find . -name '*.go' -not -path './_build/*') go.mod go.sum builder-config.yaml
 
-.PHONY: all tools build run test vet unit e2e bench generate check-generate clean
+.PHONY: all tools build run test vet unit rules e2e bench bench-e2e fixtures generate check-generate clean
 
 all: build
 
@@ -30,8 +30,9 @@ $(COLLECTOR): $(BUILDER) $(SOURCES)
 run: build
 	./scripts/run-demo.sh
 
-## test: vet, unit tests with the race detector, the generated-code check, and the end-to-end test.
-test: vet check-generate unit e2e
+## test: vet, the generated-code check, unit tests with the race detector, the alert-rule tests, and
+## the end-to-end tests against the built distribution (with a real Prometheus).
+test: vet check-generate unit rules e2e
 
 vet:
 	$(GO) vet ./...
@@ -39,8 +40,16 @@ vet:
 unit:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /test/e2e)
 
+## rules: promtool checks and unit tests of the Prometheus alert rules.
+rules:
+	./deploy/prometheus/test-rules.sh
+
 e2e: build
 	$(GO) test -count=1 -timeout 10m ./test/e2e/...
+
+## fixtures: re-capture testdata/sdk from the real agent SDKs (needs npm; the tests only read the files).
+fixtures:
+	./testdata/sdk/capture.sh
 
 ## bench: the micro-benchmarks, six runs each, in a benchstat-ready file.
 bench:

@@ -84,8 +84,10 @@ type Collector struct {
 }
 
 // Start renders configTemplate and starts a collector on it, then waits until its health check answers.
-// The template sees GRPC, HTTP, Health, Output, MetricsHost and MetricsPort, plus vars.
-func Start(t testing.TB, configTemplate string, vars map[string]string) *Collector {
+// The template sees GRPC, HTTP, Health, Output, MetricsHost and MetricsPort, plus vars. Config files in
+// under are loaded first, and the rendered template is merged over them, as the collector merges
+// repeated --config flags.
+func Start(t testing.TB, configTemplate string, vars map[string]string, under ...string) *Collector {
 	t.Helper()
 	dir := t.TempDir()
 	c := &Collector{t: t, logs: new(syncBuffer), done: make(chan struct{})}
@@ -105,7 +107,11 @@ func Start(t testing.TB, configTemplate string, vars map[string]string) *Collect
 	cfgPath := filepath.Join(dir, "config.yaml")
 	require.NoError(t, os.WriteFile(cfgPath, cfg.Bytes(), 0o600))
 
-	c.cmd = exec.Command(Binary(t), "--config", cfgPath)
+	var args []string
+	for _, path := range append(under, cfgPath) {
+		args = append(args, "--config", path)
+	}
+	c.cmd = exec.Command(Binary(t), args...)
 	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs
 	require.NoError(t, c.cmd.Start())
 	go func() { _ = c.cmd.Wait(); close(c.done) }()
