@@ -84,18 +84,5 @@ func jsonAttr(attrs pcommon.Map, key string) ([]byte, bool) {
 		return nil, false
 	}
 	b := jsonraw.StringBytes(v.Str())
-	return b, isContainerStart(b)
-}
-
-func isContainerStart(b []byte) bool {
-	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '{', '[':
-			return true
-		}
-		return false
-	}
-	return false
+	return b, jsonraw.IsContainer(b)
 }

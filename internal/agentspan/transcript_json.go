@@ -248,7 +248,7 @@ func (w *jsonWalk) rewriteAttr(attrs pcommon.Map, key string) int {
 		return 0
 	}
 	doc := jsonraw.StringBytes(v.Str())
-	if !isContainerStart(doc) {
+	if !jsonraw.IsContainer(doc) {
 		return 0
 	}
 	if err := w.visitDoc(doc); err != nil {

@@ -83,10 +83,31 @@ type Collector struct {
 	logs       *syncBuffer
 }
 
-// Start renders configTemplate and starts a collector on it, then waits until its health check answers.
-// The template sees GRPC, HTTP, Health, Output, MetricsHost and MetricsPort, plus vars. Config files in
-// under are loaded first, and the rendered template is merged over them, as the collector merges
-// repeated --config flags.
+// Preamble is what every test collector has: the health check Start waits on, the OTLP receiver on the
+// chosen ports, and internal telemetry served for Prometheus. A test's config holds only its pipeline.
+const Preamble = `
+extensions:
+  health_check:
+    endpoint: {{.Health}}
+receivers:
+  otlp:
+    protocols:
+      grpc: {endpoint: "{{.GRPC}}"}
+      http: {endpoint: "{{.HTTP}}"}
+service:
+  extensions: [health_check]
+  telemetry:
+    metrics:
+      readers:
+        - pull:
+            exporter:
+              prometheus: {host: "{{.MetricsHost}}", port: {{.MetricsPort}}}
+`
+
+// Start renders Preamble and configTemplate and starts a collector on them, then waits until its health
+// check answers. The templates see GRPC, HTTP, Health, Output, MetricsHost and MetricsPort, plus vars.
+// The collector merges its --config files in order: the preamble, the files in under, then the
+// rendered template.
 func Start(t testing.TB, configTemplate string, vars map[string]string, under ...string) *Collector {
 	t.Helper()
 	dir := t.TempDir()
@@ -102,13 +123,16 @@ func Start(t testing.TB, configTemplate string, vars map[string]string, under ..
 	for k, v := range vars {
 		data[k] = v
 	}
-	var cfg bytes.Buffer
-	require.NoError(t, template.Must(template.New("config").Option("missingkey=error").Parse(configTemplate)).Execute(&cfg, data))
-	cfgPath := filepath.Join(dir, "config.yaml")
-	require.NoError(t, os.WriteFile(cfgPath, cfg.Bytes(), 0o600))
-
+	render := func(name, text string) string {
+		var out bytes.Buffer
+		require.NoError(t, template.Must(template.New(name).Option("missingkey=error").Parse(text)).Execute(&out, data))
+		path := filepath.Join(dir, name+".yaml")
+		require.NoError(t, os.WriteFile(path, out.Bytes(), 0o600))
+		return path
+	}
+	files := append(append([]string{render("preamble", Preamble)}, under...), render("config", configTemplate))
 	var args []string
-	for _, path := range append(under, cfgPath) {
+	for _, path := range files {
 		args = append(args, "--config", path)
 	}
 	c.cmd = exec.Command(Binary(t), args...)

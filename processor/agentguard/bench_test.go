@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
 
@@ -26,7 +27,7 @@ func benchBatch(tb testing.TB) (ptrace.Traces, [][]byte) {
 	for _, run := range agentgen.Mix(40, agentgen.Options{Seed: 3}) {
 		run.Traces.ResourceSpans().MoveAndAppendTo(td.ResourceSpans())
 	}
-	forEach(td, func(span ptrace.Span) {
+	collectortest.ForEachSpan(td, func(span ptrace.Span) {
 		if r, ok := span.Attributes().Get("gen_ai.tool.call.result"); ok {
 			results = append(results, []byte(r.Str()))
 		}
@@ -54,7 +55,7 @@ func BenchmarkStep(b *testing.B) {
 		// The same batch again is the same runs again: their root spans ended them, so they start
 		// afresh. Only the stuck events it added must go, or the batch would grow.
 		b.StopTimer()
-		forEach(td, func(span ptrace.Span) {
+		collectortest.ForEachSpan(td, func(span ptrace.Span) {
 			span.Events().RemoveIf(func(e ptrace.SpanEvent) bool { return e.Name() == eventStuck })
 		})
 		b.StartTimer()

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
 
+	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
 
@@ -57,7 +58,7 @@ func (h *harness) run(td ptrace.Traces) ptrace.Traces {
 // stuckEvents returns the reason of every agentguard.stuck event in a batch, per trace id.
 func stuckEvents(td ptrace.Traces) map[string][]string {
 	out := map[string][]string{}
-	forEach(td, func(span ptrace.Span) {
+	collectortest.ForEachSpan(td, func(span ptrace.Span) {
 		for i := 0; i < span.Events().Len(); i++ {
 			e := span.Events().At(i)
 			if e.Name() == eventStuck {
@@ -67,16 +68,4 @@ func stuckEvents(td ptrace.Traces) map[string][]string {
 		}
 	})
 	return out
-}
-
-func forEach(td ptrace.Traces, fn func(ptrace.Span)) {
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			for k := 0; k < sss.At(j).Spans().Len(); k++ {
-				fn(sss.At(j).Spans().At(k))
-			}
-		}
-	}
 }

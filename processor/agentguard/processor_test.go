@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
 
@@ -34,7 +35,7 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 	require.Equal(t, spansIn, out.SpanCount(), "no span is dropped")
 
 	var steps, events int
-	forEach(out, func(span ptrace.Span) {
+	collectortest.ForEachSpan(out, func(span ptrace.Span) {
 		step, ok := span.Attributes().Get(attrStep)
 		if !ok {
 			return
@@ -82,7 +83,7 @@ func TestWaitExemptPollsAreCounted(t *testing.T) {
 // The AI SDK 7 names the agent only on the run's root span: a root span in the same batch names it.
 func TestAgentNameFromRootSpanOnly(t *testing.T) {
 	run := generate(t, "docs", 2)
-	forEach(run.Traces, func(span ptrace.Span) {
+	collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
 		if !span.ParentSpanID().IsEmpty() {
 			span.Attributes().Remove("gen_ai.agent.name")
 		}
@@ -93,14 +94,14 @@ func TestAgentNameFromRootSpanOnly(t *testing.T) {
 
 	// Without any agent name, service.name stands in.
 	run = generate(t, "docs", 3)
-	forEach(run.Traces, func(span ptrace.Span) { span.Attributes().Remove("gen_ai.agent.name") })
+	collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) { span.Attributes().Remove("gen_ai.agent.name") })
 	run.Traces.ResourceSpans().At(0).Resource().Attributes().PutStr("service.name", "svc")
 	assert.Equal(t, []string{"svc"}, agentsOfEvents(h.run(run.Traces)))
 }
 
 func agentsOfEvents(td ptrace.Traces) []string {
 	var agents []string
-	forEach(td, func(span ptrace.Span) {
+	collectortest.ForEachSpan(td, func(span ptrace.Span) {
 		for i := 0; i < span.Events().Len(); i++ {
 			if a, ok := span.Events().At(i).Attributes().Get(attrAgentName); ok {
 				agents = append(agents, a.Str())
@@ -115,7 +116,7 @@ func TestRunAttributesGroupTraces(t *testing.T) {
 	split := func() []ptrace.Traces {
 		run := generate(t, "docs", 4)
 		var parts []ptrace.Traces
-		forEach(run.Traces, func(span ptrace.Span) {
+		collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
 			if _, ok := span.Attributes().Get("gen_ai.tool.name"); !ok {
 				return
 			}
@@ -148,7 +149,7 @@ func TestAgentLabelsAreCapped(t *testing.T) {
 	h := newHarness(t, cfg)
 	for i, agent := range []string{"first", "second"} {
 		run := generate(t, "docs", uint64(10+i))
-		forEach(run.Traces, func(span ptrace.Span) {
+		collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
 			if _, ok := span.Attributes().Get("gen_ai.agent.name"); ok {
 				span.Attributes().PutStr("gen_ai.agent.name", agent)
 			}

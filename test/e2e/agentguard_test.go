@@ -11,14 +11,6 @@ import (
 
 // pipelineConfig is the recommended pipeline, agentguard before shapeonly, with the seed's manifest.
 const pipelineConfig = `
-extensions:
-  health_check:
-    endpoint: {{.Health}}
-receivers:
-  otlp:
-    protocols:
-      grpc: {endpoint: "{{.GRPC}}"}
-      http: {endpoint: "{{.HTTP}}"}
 processors:
   memory_limiter:
     check_interval: 1s
@@ -37,13 +29,6 @@ exporters:
     path: {{.Output}}
     flush_interval: 100ms
 service:
-  extensions: [health_check]
-  telemetry:
-    metrics:
-      readers:
-        - pull:
-            exporter:
-              prometheus: {host: "{{.MetricsHost}}", port: {{.MetricsPort}}}
   pipelines:
     traces:
       receivers: [otlp]

@@ -9,17 +9,9 @@ import (
 	"github.com/agentotel/agentotel/internal/collectortest"
 )
 
-// recipeBase is everything the count recipe leaves to the user's own config: receiver, processors,
-// the exporter of the traces, and where the Prometheus exporter listens in this test.
+// recipeBase is what the count recipe leaves to the user's own config: the processors, and where the
+// Prometheus exporter listens in this test.
 const recipeBase = `
-extensions:
-  health_check:
-    endpoint: {{.Health}}
-receivers:
-  otlp:
-    protocols:
-      grpc: {endpoint: "{{.GRPC}}"}
-      http: {endpoint: "{{.HTTP}}"}
 processors:
   memory_limiter: {check_interval: 1s, limit_mib: 1024}
   agentguard:
@@ -32,14 +24,6 @@ processors:
 exporters:
   prometheus:
     endpoint: {{.Exporter}}
-service:
-  extensions: [health_check]
-  telemetry:
-    metrics:
-      readers:
-        - pull:
-            exporter:
-              prometheus: {host: "{{.MetricsHost}}", port: {{.MetricsPort}}}
 `
 
 // TestCountConnectorRecipe runs deploy/recipes/stuck-episodes-count.yaml in the built collector and

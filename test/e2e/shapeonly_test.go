@@ -15,14 +15,6 @@ import (
 
 // shapeonlyConfig is a pipeline with shapeonly exporting to a file, on the ports the test chose.
 const shapeonlyConfig = `
-extensions:
-  health_check:
-    endpoint: {{.Health}}
-receivers:
-  otlp:
-    protocols:
-      grpc: {endpoint: "{{.GRPC}}"}
-      http: {endpoint: "{{.HTTP}}"}
 processors:
   shapeonly:
     tools: {find_customer: customer}
@@ -33,13 +25,6 @@ exporters:
     path: {{.Output}}
     flush_interval: 100ms
 service:
-  extensions: [health_check]
-  telemetry:
-    metrics:
-      readers:
-        - pull:
-            exporter:
-              prometheus: {host: "{{.MetricsHost}}", port: {{.MetricsPort}}}
   pipelines:
     traces:
       receivers: [otlp]
