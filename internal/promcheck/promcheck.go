@@ -34,6 +34,7 @@ var Served = []string{
 	"otelcol_agentguard_runs_active",  // gauge
 	"otelcol_agentguard_runs_evicted", // counter: reason (idle, capacity)
 	"otelcol_agentguard_wait_exempt",  // counter
+	"otelcol_agentguard_runs_started", // counter
 	// processor/shapeonly
 	"otelcol_shapeonly_values_withheld", // counter
 	"otelcol_shapeonly_spans_shaped",    // counter

@@ -60,7 +60,20 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		o.Observe(int64(g.runs.active(g.now())))
 		return nil
 	})
+	g.serveZeros()
 	return g, err
+}
+
+// serveZeros starts every series whose labels are known in advance at zero: a counter first served at
+// its first increment is a jump increase() and rate() cannot see.
+func (g *guard) serveZeros() {
+	ctx, t := context.Background(), g.telemetry
+	t.AgentguardSteps.Add(ctx, 0, progressTrue)
+	t.AgentguardSteps.Add(ctx, 0, progressFalse)
+	t.AgentguardWaitExempt.Add(ctx, 0)
+	t.AgentguardRunsStarted.Add(ctx, 0)
+	t.AgentguardRunsEvicted.Add(ctx, 0, evictedIdle)
+	t.AgentguardRunsEvicted.Add(ctx, 0, evictedFull)
 }
 
 func (g *guard) shutdown(context.Context) error {

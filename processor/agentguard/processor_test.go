@@ -68,9 +68,11 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 		Value:      1,
 		Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "docs"), attribute.String("reason", "no_progress")),
 	}}, metricdatatest.IgnoreTimestamp())
+	// Every empty search is barren; the true series is served from the start, at zero.
 	metadatatest.AssertEqualAgentguardSteps(t, h.tel, []metricdata.DataPoint[int64]{
-		{Value: 1, Attributes: attribute.NewSet(attribute.String("progress", "false"))},
-	}, metricdatatest.IgnoreTimestamp(), metricdatatest.IgnoreValue())
+		{Value: 0, Attributes: attribute.NewSet(attribute.String("progress", "true"))},
+		{Value: 5, Attributes: attribute.NewSet(attribute.String("progress", "false"))},
+	}, metricdatatest.IgnoreTimestamp())
 }
 
 func TestWaitExemptPollsAreCounted(t *testing.T) {

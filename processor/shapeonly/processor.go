@@ -46,7 +46,19 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		now:        time.Now,
 	}
 	p.structural[cfg.DataClassAttribute] = struct{}{}
+	p.serveZeros()
 	return p, nil
+}
+
+// serveZeros starts every series at zero: a counter first served at its first increment is a jump
+// increase() and rate() cannot see, and a shaping failure is exactly such a first increment.
+func (p *shapeOnly) serveZeros() {
+	ctx, t := context.Background(), p.telemetry
+	t.ShapeonlyValuesWithheld.Add(ctx, 0)
+	t.ShapeonlySpansShaped.Add(ctx, 0)
+	t.ShapeonlyValuesFailed.Add(ctx, 0)
+	t.ShapeonlyCallsEvicted.Add(ctx, 0, reasonAge)
+	t.ShapeonlyCallsEvicted.Add(ctx, 0, reasonCapacity)
 }
 
 func (p *shapeOnly) shutdown(context.Context) error {

@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/promcheck"
 )
 
 // pipelineConfig is the recommended pipeline, agentguard before shapeonly, with the seed's manifest.
@@ -85,4 +86,9 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 	assert.Positive(t, c.Metric("otelcol_agentguard_steps", map[string]string{"progress": "true"}))
 	assert.Positive(t, c.Metric("otelcol_agentguard_steps", map[string]string{"progress": "false"}))
 	assert.Positive(t, c.Metric("otelcol_agentguard_wait_exempt", nil))
+
+	// Every metric the rules and dashboards may use is really served, under that name.
+	for _, name := range promcheck.Served {
+		assert.True(t, c.Serves(name), "the collector does not serve %s", name)
+	}
 }
