@@ -150,20 +150,40 @@ func (b *batch) shapeTranscripts(name string, attrs pcommon.Map, body pcommon.Va
 	return b.values.withheld > before
 }
 
+// spanTreatment is what the second walk does to a span.
+type spanTreatment uint8
+
+const (
+	readTranscripts spanTreatment = iota // withhold data-class results wherever its transcripts show them
+	shapeWhole                           // a data-class tool call: every non-structural value
+	leaveAlone                           // a tool call whose data may stay
+)
+
 func (p *shapeOnly) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Traces, error) {
 	b := p.newBatch()
-	// Tool spans first: a model span earlier in the batch may show their results. dataClass holds the
+	// Tool spans first: a model span earlier in the batch may show their results. treatment holds the
 	// verdict per span, in walk order, for the second walk.
-	dataClass := make([]bool, 0, 64)
+	treatment := make([]spanTreatment, 0, 64)
 	forEachSpan(td, func(span ptrace.Span) {
 		v := agentspan.Recognize(span.Name(), span.Attributes())
-		dataClass = append(dataClass, v.Role == agentspan.RoleTool && b.classify(v, span.Attributes()))
+		switch {
+		case v.Role != agentspan.RoleTool:
+			treatment = append(treatment, readTranscripts)
+		case b.classify(v, span.Attributes()):
+			treatment = append(treatment, shapeWhole)
+		default:
+			// A tool's own arguments and result are not a transcript; its class says they may stay.
+			treatment = append(treatment, leaveAlone)
+		}
 	})
 	i := 0
 	forEachSpan(td, func(span ptrace.Span) {
-		isDataClass := dataClass[i]
+		t := treatment[i]
 		i++
-		if isDataClass {
+		switch t {
+		case leaveAlone:
+			return
+		case shapeWhole:
 			b.shapeAll(span.Attributes())
 			events := span.Events()
 			for i := 0; i < events.Len(); i++ {
