@@ -74,20 +74,35 @@ type batch struct {
 	now    time.Time
 	values valueShaper
 	shaped int
+	// trace is the trace of the span or log record being shaped: calls are remembered per trace.
+	trace pcommon.TraceID
+	key   []byte
 }
 
 func (p *shapeOnly) newBatch() *batch {
 	return &batch{p: p, now: p.now(), values: valueShaper{shaper: p.shaper}}
 }
 
-// Withheld implements agentspan.Policy: a call is withheld when its id was classed earlier, or the
-// transcript names its tool and the tool is data-class; then its id is remembered for later spans.
+// Withheld implements agentspan.Policy: a call is withheld when it was classed earlier in its trace,
+// or the transcript names its tool and the tool is data-class; then it is remembered for later spans.
 func (b *batch) Withheld(id, tool []byte) bool {
 	if tool != nil && b.p.toolShaped(tool, b.now) {
-		b.p.memory.rememberCall(string(id), b.now)
+		b.rememberCall(id)
 		return true
 	}
-	return b.p.memory.hasCall(id, b.now)
+	if len(id) == 0 {
+		return false
+	}
+	b.key = callKey(b.key[:0], b.trace, id)
+	return b.p.memory.hasCall(b.key, b.now)
+}
+
+func (b *batch) rememberCall(id []byte) {
+	if len(id) == 0 {
+		return
+	}
+	b.key = callKey(b.key[:0], b.trace, id)
+	b.p.memory.rememberCall(b.key, b.now)
 }
 
 // toolShaped reports whether a tool is data-class by configuration or by what its spans said.
@@ -105,15 +120,11 @@ func (b *batch) classify(v agentspan.View, attrs pcommon.Map) bool {
 	if class, ok := attrs.Get(b.p.cfg.DataClassAttribute); ok {
 		if _, shaped := b.p.classes[class.AsString()]; shaped {
 			b.p.memory.learnTool(v.Tool, b.now)
-			b.p.memory.rememberCall(v.CallID, b.now)
+			b.rememberCall([]byte(v.CallID))
 			return true
 		}
 	}
-	if b.p.toolShaped([]byte(v.Tool), b.now) {
-		b.p.memory.rememberCall(v.CallID, b.now)
-		return true
-	}
-	return b.p.memory.hasCall([]byte(v.CallID), b.now)
+	return b.Withheld([]byte(v.CallID), []byte(v.Tool))
 }
 
 // shapeAll shapes every attribute of a data-class record except the structural ones.
@@ -165,6 +176,7 @@ func (p *shapeOnly) processTraces(ctx context.Context, td ptrace.Traces) (ptrace
 	// verdict per span, in walk order, for the second walk.
 	treatment := make([]spanTreatment, 0, 64)
 	forEachSpan(td, func(span ptrace.Span) {
+		b.trace = span.TraceID()
 		v := agentspan.Recognize(span.Name(), span.Attributes())
 		switch {
 		case v.Role != agentspan.RoleTool:
@@ -178,6 +190,7 @@ func (p *shapeOnly) processTraces(ctx context.Context, td ptrace.Traces) (ptrace
 	})
 	i := 0
 	forEachSpan(td, func(span ptrace.Span) {
+		b.trace = span.TraceID()
 		t := treatment[i]
 		i++
 		switch t {
@@ -227,6 +240,7 @@ func (p *shapeOnly) processLogs(ctx context.Context, ld plog.Logs) (plog.Logs, e
 // shapeLogRecord treats a log record that describes a tool call like a tool span, and any other record
 // like a span that may carry a transcript.
 func (b *batch) shapeLogRecord(lr plog.LogRecord) bool {
+	b.trace = lr.TraceID()
 	attrs := lr.Attributes()
 	name := lr.EventName()
 	if name == "" {
