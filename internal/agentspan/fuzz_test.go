@@ -113,7 +113,7 @@ func FuzzWithhold(f *testing.F) {
 					t.Fatalf("%s: valid JSON %q came out invalid: %q", key, data, got)
 				}
 			case !jsonraw.Valid(data):
-				if got != countsonly.Withheld {
+				if got != withheldWhole {
 					t.Fatalf("%s: unreadable %q came out as %q, want it withheld whole", key, data, got)
 				}
 			}
@@ -122,7 +122,7 @@ func FuzzWithhold(f *testing.F) {
 }
 
 // TestWithholdTooDeepIsWithheldWhole pins what the fuzz target allows past the walker's nesting limit:
-// valid JSON deeper than jsonraw.MaxDepth is withheld whole, and the marker is not itself JSON.
+// valid JSON deeper than jsonraw.MaxDepth is withheld whole, as the JSON string "[withheld]".
 func TestWithholdTooDeepIsWithheldWhole(t *testing.T) {
 	deep := bytes.Repeat([]byte("["), jsonraw.MaxDepth+1)
 	deep = append(deep, bytes.Repeat([]byte("]"), jsonraw.MaxDepth+1)...)
@@ -131,7 +131,10 @@ func TestWithholdTooDeepIsWithheldWhole(t *testing.T) {
 	}
 	attrs := attrsOf(t, map[string]any{genAIInputMessages: string(deep)})
 	Withhold(attrs, everyOther{}, countsShaper{countsonly.New(nil, countsonly.Limits{})}, false)
-	if got := get(t, attrs, genAIInputMessages); got != countsonly.Withheld {
+	if got := get(t, attrs, genAIInputMessages); got != withheldWhole {
 		t.Errorf("too deep: %q", got)
 	}
 }
+
+// withheldWhole is a transcript withheld whole: the marker as a JSON string.
+const withheldWhole = `"` + countsonly.Withheld + `"`

@@ -1,6 +1,8 @@
 package agentspan
 
 import (
+	"strings"
+
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
@@ -44,19 +46,29 @@ var (
 	flatFormats    = []flatConvention{openInferenceFlat, openLLMetryFlat}
 )
 
+// Withholder withholds data-class values in transcripts. It keeps its buffers from span to span; it is
+// not safe for concurrent use (keep one per batch).
+type Withholder struct {
+	walk jsonWalk
+}
+
 // Withhold shapes, in the transcripts a span carries, the arguments and results of every call the
 // policy withholds. With taint, model text that follows a withheld result is withheld too: in the
 // transcript after it, and in the span's own output.
-func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
+func (h *Withholder) Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
 	var rw Rewrite
-	w := jsonWalk{policy: p, shaper: s, taint: taint}
+	w := &h.walk
+	w.policy, w.shaper, w.taint, w.tainted, w.role = p, s, taint, false, nil
 	for _, key := range jsonInputKeys {
 		rw.Payloads += w.rewriteAttr(attrs, key)
 	}
+	flat := flatPresent(attrs)
 	for i := range flatFormats {
-		n, tainted := flatFormats[i].withholdInput(attrs, p, s, taint)
-		rw.Payloads += n
-		w.tainted = w.tainted || tainted
+		if flat&(1<<i) != 0 {
+			n, tainted := flatFormats[i].withholdInput(attrs, p, s, taint)
+			rw.Payloads += n
+			w.tainted = w.tainted || tainted
+		}
 	}
 	rw.Tainted = w.tainted
 	// Outputs hold tool calls whose arguments can be data-class, and, once tainted, model text.
@@ -71,10 +83,33 @@ func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
 			}
 		}
 		for i := range flatFormats {
-			rw.Payloads += flatFormats[i].withholdOutput(attrs, s)
+			if flat&(1<<i) != 0 {
+				rw.Payloads += flatFormats[i].withholdOutput(attrs, s)
+			}
 		}
 	}
 	return rw
+}
+
+// Withhold is Withholder.Withhold with buffers of its own, for a single span.
+func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
+	var h Withholder
+	return h.Withhold(attrs, p, s, taint)
+}
+
+// flatPresent says, one bit per flatFormats entry, which flattened transcripts attrs carries: one pass
+// over the attributes spares the many spans that carry none the grouping work.
+func flatPresent(attrs pcommon.Map) uint8 {
+	var present uint8
+	attrs.Range(func(k string, _ pcommon.Value) bool {
+		for i := range flatFormats {
+			if strings.HasPrefix(k, flatFormats[i].inputPrefix) || strings.HasPrefix(k, flatFormats[i].outputPrefix) {
+				present |= 1 << i
+			}
+		}
+		return true
+	})
+	return present
 }
 
 // jsonAttr returns the attribute's bytes when it is a string that holds a JSON container.

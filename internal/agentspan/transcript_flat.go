@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // flatConvention describes a transcript flattened into indexed attributes, as OpenInference
@@ -90,30 +92,24 @@ func (f *flatConvention) withholdInput(attrs pcommon.Map, p Policy, s Shaper, ta
 	if len(msgs) == 0 {
 		return 0, false
 	}
-	names := map[string]string{}
-	for _, m := range msgs {
-		for _, c := range m.calls {
-			names[c.id] = c.name
-		}
-	}
 	// A tool message without an id (LangChain's) answers the calls of the assistant message before it,
 	// in order, as the chat protocols require.
 	var pending []flatCall
 	for _, m := range msgs {
 		for _, c := range m.calls {
-			if c.argsKey != "" && p.Withheld([]byte(c.id), nameBytes(c.name)) {
+			if c.argsKey != "" && p.Withheld(jsonraw.StringBytes(c.id), nameBytes(c.name)) {
 				shaped += shapeAttr(attrs, c.argsKey, s)
 			}
 		}
 		if len(m.calls) > 0 {
 			pending = m.calls
 		}
-		id, name := m.toolCallID, names[m.toolCallID]
+		id, name := m.toolCallID, callName(msgs, m.toolCallID)
 		if m.role == "tool" && id == "" && len(pending) > 0 {
 			id, name, pending = pending[0].id, pending[0].name, pending[1:]
 		}
 		switch {
-		case m.role == "tool" && (id != "" || name != "") && p.Withheld([]byte(id), nameBytes(name)):
+		case m.role == "tool" && (id != "" || name != "") && p.Withheld(jsonraw.StringBytes(id), nameBytes(name)):
 			tainted = true
 			for _, k := range m.contentKeys {
 				shaped += shapeAttr(attrs, k, s)
@@ -146,11 +142,28 @@ func shapeAttr(attrs pcommon.Map, key string, s Shaper) int {
 	return 1
 }
 
+// nameBytes views a tool name for the policy, nil when the transcript does not say.
 func nameBytes(name string) []byte {
 	if name == "" {
 		return nil
 	}
-	return []byte(name)
+	return jsonraw.StringBytes(name)
+}
+
+// callName is the tool name the transcript's calls give an id: the calls come before their results,
+// and a transcript holds few, so a scan beats building a map per span.
+func callName(msgs []flatMessage, id string) string {
+	if id == "" {
+		return ""
+	}
+	for _, m := range msgs {
+		for _, c := range m.calls {
+			if c.id == id {
+				return c.name
+			}
+		}
+	}
+	return ""
 }
 
 // indexed splits "<prefix><n>.<rest>" into n and rest.

@@ -18,34 +18,92 @@ type jsonWalk struct {
 	shaper  Shaper
 	taint   bool
 	tainted bool
-	edits   []edit
-	buf     []byte
+	// role is the role of the message being walked, for the text inside it.
+	role  []byte
+	edits []edit
+	buf   []byte
 }
 
 // edit replaces doc[start:end] with buf[from:to].
 type edit struct{ start, end, from, to int }
 
-// member names, by role in a tool object.
+// The "type" values that mark a tool result and a tool call.
 var (
 	resultTypes = [][]byte{[]byte(`"tool_call_response"`), []byte(`"tool-result"`), []byte(`"tool_result"`), []byte(`"function_call_output"`), []byte(`"function_call_result"`)}
 	callTypes   = [][]byte{[]byte(`"tool_call"`), []byte(`"tool-call"`), []byte(`"function_call"`), []byte(`"function"`)}
-	// callIDKeys name a tool call's id outright; a plain "id" is the call's id only where none of them
-	// is present (OpenAI Agents items carry both an item "id" and the "callId").
-	callIDKeys = []string{"toolCallId", "tool_call_id", "call_id", "callId"}
-	nameKeys   = []string{"name", "toolName", "tool_name"}
-	resultKeys = []string{"response", "result", "output", "content"}
-	argsKeys   = []string{"arguments", "args", "input"}
-	textKeys   = []string{"content", "text"}
 )
 
 // toolObject is what one JSON object says about tool traffic: raw values and their offsets in the doc.
 type toolObject struct {
 	typ, role, id, name []byte
 	payload, args, text span
+	// strongID is set when id came from a key that names a call id outright (toolCallId, tool_call_id,
+	// call_id, callId); a plain "id" is the call's id only without one (OpenAI Agents items carry both).
+	strongID bool
 	// hasCallTypeMarker is the AI SDK's toolCallType member on ai.response.toolCalls entries.
 	hasCallTypeMarker bool
 	// function is an OpenAI-style nested {"name":..,"arguments":..}.
 	function span
+	// langChain and kwargs mark a LangChain serialised message ({"lc":1,"id":[..],"kwargs":{..}}).
+	langChain bool
+	kwargs    span
+}
+
+// read records one member. A member can be several things at once ("content" is a result on a tool
+// message and text on an assistant one), so the payload, argument and text slots fill independently.
+func (o *toolObject) read(key []byte, val span) {
+	switch string(keyBytes(key)) {
+	case "type":
+		o.typ = val.raw
+	case "role":
+		o.role = val.raw
+	case "lc":
+		o.langChain = true
+	case "kwargs":
+		o.kwargs = val
+	case "toolCallType":
+		o.hasCallTypeMarker = true
+	case "function":
+		if val.raw[0] == '{' {
+			o.function = val
+		}
+	case "toolCallId", "tool_call_id", "call_id", "callId":
+		o.id, o.strongID = val.raw, true
+	case "id":
+		if !o.strongID {
+			o.id = val.raw
+		}
+	case "name", "toolName", "tool_name":
+		if o.name == nil {
+			o.name = val.raw
+		}
+	case "response", "result", "output":
+		o.fill(&o.payload, val)
+	case "content":
+		o.fill(&o.payload, val)
+		o.fill(&o.text, val)
+	case "text":
+		o.fill(&o.text, val)
+	case "arguments", "args", "input":
+		o.fill(&o.args, val)
+	}
+}
+
+func (o *toolObject) fill(slot *span, val span) {
+	if !slot.ok() {
+		*slot = val
+	}
+}
+
+// keyBytes is a raw quoted key's content, for `switch string(keyBytes(k))`, which Go compares without
+// allocating. Keys with escapes, which are rare, are decoded.
+func keyBytes(raw []byte) []byte {
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	s, _ := jsonraw.Unquote(raw)
+	return []byte(s)
 }
 
 // span is a raw value and its absolute offset in the document.
@@ -75,66 +133,40 @@ func (w *jsonWalk) visitDoc(doc []byte) error {
 	return nil
 }
 
-// visit walks one value that is known to be valid JSON; base is its offset in the document.
+// visit walks one value of the validated document; base is its offset in the document.
 func (w *jsonWalk) visit(v []byte, base int) {
-	if len(v) == 0 {
-		return
-	}
 	switch v[0] {
 	case '[':
-		_ = jsonraw.Elements(v, func(elem []byte, start int) bool {
-			w.visit(elem, base+start)
-			return true
-		})
+		jsonraw.EachElement(v, func(elem []byte, start int) { w.visit(elem, base+start) })
 	case '{':
 		w.visitObject(v, base)
 	}
 }
 
 func (w *jsonWalk) visitObject(v []byte, base int) {
-	if kwargs, offset, ok := toolMessageKwargs(v); ok {
-		// A LangChain ToolMessage: its kwargs are a tool message with tool_call_id and content.
-		w.visitToolMessage(kwargs, base+offset)
-		return
-	}
 	var o toolObject
-	strongID := false
-	_ = jsonraw.Members(v, func(m jsonraw.Member) bool {
+	// The containers inside, kept for the walk down so it need not find them again; an object with
+	// more than fit here is walked by a second pass over its members.
+	var inner [8]span
+	n := 0
+	jsonraw.EachMember(v, func(m jsonraw.Member) {
 		val := span{raw: m.Value, start: base + m.ValueStart}
-		switch {
-		case jsonraw.StringIs(m.Key, "type"):
-			o.typ = m.Value
-		case jsonraw.StringIs(m.Key, "role"):
-			o.role = m.Value
-		case jsonraw.StringIs(m.Key, "toolCallType"):
-			o.hasCallTypeMarker = true
-		case jsonraw.StringIs(m.Key, "function") && len(m.Value) > 0 && m.Value[0] == '{':
-			o.function = val
-		case keyIn(m.Key, callIDKeys):
-			o.id, strongID = m.Value, true
-		case !strongID && jsonraw.StringIs(m.Key, "id"):
-			o.id = m.Value
-		case o.name == nil && keyIn(m.Key, nameKeys):
-			o.name = m.Value
+		o.read(m.Key, val)
+		if jsonraw.IsContainer(m.Value) {
+			if n < len(inner) {
+				inner[n] = val
+			}
+			n++
 		}
-		// A member can be several things at once ("content" is a result payload on a tool message and
-		// text on an assistant one), so these are not exclusive with the identity keys above.
-		if !o.payload.ok() && keyIn(m.Key, resultKeys) {
-			o.payload = val
-		}
-		if !o.args.ok() && keyIn(m.Key, argsKeys) {
-			o.args = val
-		}
-		if !o.text.ok() && keyIn(m.Key, textKeys) {
-			o.text = val
-		}
-		return true
 	})
 	if o.function.ok() {
 		w.readFunction(&o)
 	}
-
 	switch {
+	case o.langChain && o.kwargs.ok() && o.kwargs.raw[0] == '{' && lastElementIs(o.id, "ToolMessage"):
+		// A LangChain ToolMessage: its kwargs are a tool message with tool_call_id and content.
+		w.visitToolMessage(o.kwargs.raw, o.kwargs.start)
+		return
 	case o.id != nil && (typeIn(o.typ, resultTypes) || jsonraw.StringIs(o.role, "tool")) && o.payload.ok():
 		w.toolResult(&o)
 		return
@@ -142,33 +174,42 @@ func (w *jsonWalk) visitObject(v []byte, base int) {
 		w.toolCall(&o)
 		return
 	}
-	if w.taint && w.tainted && o.text.ok() && isModelText(&o) && !jsonraw.IsContainer(o.text.raw) {
+	if w.taint && w.tainted && o.text.ok() && w.isModelText(&o) && !jsonraw.IsContainer(o.text.raw) {
 		w.replace(o.text)
 		return
 	}
-	// Not a tool object: look inside. A second pass over the members costs less than collecting them.
-	_ = jsonraw.Members(v, func(m jsonraw.Member) bool {
+	// Not a tool object: look inside, knowing whose message this is.
+	if o.role != nil {
+		outer := w.role
+		w.role = o.role
+		defer func() { w.role = outer }()
+	}
+	if n <= len(inner) {
+		for _, c := range inner[:n] {
+			w.visit(c.raw, c.start)
+		}
+		return
+	}
+	jsonraw.EachMember(v, func(m jsonraw.Member) {
 		if jsonraw.IsContainer(m.Value) {
 			w.visit(m.Value, base+m.ValueStart)
 		}
-		return true
 	})
 }
 
 // visitToolMessage classifies a LangChain ToolMessage's kwargs, which carry no role.
 func (w *jsonWalk) visitToolMessage(kwargs []byte, base int) {
 	var o toolObject
-	_ = jsonraw.Members(kwargs, func(m jsonraw.Member) bool {
+	jsonraw.EachMember(kwargs, func(m jsonraw.Member) {
 		val := span{raw: m.Value, start: base + m.ValueStart}
-		switch {
-		case jsonraw.StringIs(m.Key, "tool_call_id"):
+		switch string(keyBytes(m.Key)) {
+		case "tool_call_id":
 			o.id = m.Value
-		case jsonraw.StringIs(m.Key, "name"):
+		case "name":
 			o.name = m.Value
-		case jsonraw.StringIs(m.Key, "content"):
+		case "content":
 			o.payload = val
 		}
-		return true
 	})
 	if o.id != nil && o.payload.ok() {
 		w.toolResult(&o)
@@ -178,21 +219,20 @@ func (w *jsonWalk) visitToolMessage(kwargs []byte, base int) {
 // readFunction takes name and arguments from an OpenAI-style {"function":{"name":..,"arguments":..}}.
 func (w *jsonWalk) readFunction(o *toolObject) {
 	fn := o.function
-	_ = jsonraw.Members(fn.raw, func(m jsonraw.Member) bool {
-		switch {
-		case jsonraw.StringIs(m.Key, "name"):
+	jsonraw.EachMember(fn.raw, func(m jsonraw.Member) {
+		switch string(keyBytes(m.Key)) {
+		case "name":
 			o.name = m.Value
-		case jsonraw.StringIs(m.Key, "arguments"):
+		case "arguments":
 			o.args = span{raw: m.Value, start: fn.start + m.ValueStart}
 		}
-		return true
 	})
 }
 
-// isModelText says whether an object's text is something a model wrote: a text part, or an assistant
-// message whose content is a plain string.
-func isModelText(o *toolObject) bool {
-	return jsonraw.StringIs(o.typ, "text") || jsonraw.StringIs(o.role, "assistant")
+// isModelText says whether an object's text is something a model wrote: an assistant message whose
+// content is a plain string, or a text part inside an assistant message. A user's text stays.
+func (w *jsonWalk) isModelText(o *toolObject) bool {
+	return jsonraw.StringIs(o.role, "assistant") || jsonraw.StringIs(o.typ, "text") && jsonraw.StringIs(w.role, "assistant")
 }
 
 func (w *jsonWalk) toolResult(o *toolObject) {
@@ -222,14 +262,13 @@ func typedValue(p span) (span, bool) {
 	}
 	var typed bool
 	var value span
-	_ = jsonraw.Members(p.raw, func(m jsonraw.Member) bool {
-		switch {
-		case jsonraw.StringIs(m.Key, "type"):
+	jsonraw.EachMember(p.raw, func(m jsonraw.Member) {
+		switch string(keyBytes(m.Key)) {
+		case "type":
 			typed = true
-		case jsonraw.StringIs(m.Key, "value") || jsonraw.StringIs(m.Key, "text"):
+		case "value", "text":
 			value = span{raw: m.Value, start: p.start + m.ValueStart}
 		}
-		return true
 	})
 	return value, typed && value.ok()
 }
@@ -241,7 +280,8 @@ func (w *jsonWalk) replace(s span) {
 }
 
 // rewriteAttr shapes one JSON transcript attribute in place and returns how many payloads it shaped.
-// A transcript that is not valid JSON is withheld whole: it might hold anything.
+// A transcript that is not valid JSON is withheld whole, as the JSON string "[withheld]" so readers
+// that parse the attribute still can: it might hold anything.
 func (w *jsonWalk) rewriteAttr(attrs pcommon.Map, key string) int {
 	v, ok := attrs.Get(key)
 	if !ok || v.Type() != pcommon.ValueTypeStr {
@@ -252,7 +292,7 @@ func (w *jsonWalk) rewriteAttr(attrs pcommon.Map, key string) int {
 		return 0
 	}
 	if err := w.visitDoc(doc); err != nil {
-		v.SetStr(w.shaper.ShapeText(v.Str()))
+		v.SetStr(string(jsonraw.AppendString(nil, w.shaper.ShapeText(v.Str()))))
 		return 1
 	}
 	if len(w.edits) == 0 {
@@ -275,15 +315,6 @@ func (w *jsonWalk) apply(doc []byte) []byte {
 		last = e.end
 	}
 	return append(out, doc[last:]...)
-}
-
-func keyIn(rawKey []byte, names []string) bool {
-	for _, n := range names {
-		if jsonraw.StringIs(rawKey, n) {
-			return true
-		}
-	}
-	return false
 }
 
 func typeIn(raw []byte, types [][]byte) bool {

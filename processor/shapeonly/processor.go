@@ -75,12 +75,15 @@ type batch struct {
 	values valueShaper
 	shaped int
 	// trace is the trace of the span or log record being shaped: calls are remembered per trace.
-	trace pcommon.TraceID
-	key   []byte
+	trace      pcommon.TraceID
+	key        []byte
+	withholder agentspan.Withholder
+	// noBody stands for the body spans do not have.
+	noBody pcommon.Value
 }
 
 func (p *shapeOnly) newBatch() *batch {
-	return &batch{p: p, now: p.now(), values: valueShaper{shaper: p.shaper}}
+	return &batch{p: p, now: p.now(), values: valueShaper{shaper: p.shaper}, noBody: pcommon.NewValueEmpty()}
 }
 
 // Withheld implements agentspan.Policy: a call is withheld when it was classed earlier in its trace,
@@ -141,9 +144,9 @@ func (b *batch) shapeAll(attrs pcommon.Map) {
 // an older GenAI tool-message event whose call is withheld. It reports whether anything changed.
 func (b *batch) shapeTranscripts(name string, attrs pcommon.Map, body pcommon.Value) bool {
 	before := b.values.withheld
-	agentspan.Withhold(attrs, b, &b.values, b.p.cfg.TaintOutputs)
+	b.withholder.Withhold(attrs, b, &b.values, b.p.cfg.TaintOutputs)
 	if body.Type() == pcommon.ValueTypeMap {
-		agentspan.Withhold(body.Map(), b, &b.values, b.p.cfg.TaintOutputs)
+		b.withholder.Withhold(body.Map(), b, &b.values, b.p.cfg.TaintOutputs)
 	}
 	if id, ok := agentspan.ToolMessageID(name, attrs, body); ok && b.Withheld([]byte(id), nil) {
 		if v, ok := attrs.Get(agentspan.ToolMessageContentKey); ok {
@@ -205,11 +208,11 @@ func (p *shapeOnly) processTraces(ctx context.Context, td ptrace.Traces) (ptrace
 			b.shaped++
 			return
 		}
-		changed := b.shapeTranscripts(span.Name(), span.Attributes(), pcommon.NewValueEmpty())
+		changed := b.shapeTranscripts(span.Name(), span.Attributes(), b.noBody)
 		events := span.Events()
 		for i := 0; i < events.Len(); i++ {
 			e := events.At(i)
-			changed = b.shapeTranscripts(e.Name(), e.Attributes(), pcommon.NewValueEmpty()) || changed
+			changed = b.shapeTranscripts(e.Name(), e.Attributes(), b.noBody) || changed
 		}
 		if changed {
 			b.shaped++

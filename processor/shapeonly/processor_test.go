@@ -218,6 +218,6 @@ func TestFailClosed(t *testing.T) {
 	))
 	assert.Equal(t, "[withheld]", attr(out, 0, "gen_ai.tool.call.result"))
 	assert.Equal(t, "[withheld]", attr(out, 0, "gen_ai.tool.call.arguments"))
-	assert.Equal(t, "[withheld]", attr(out, 1, "gen_ai.input.messages"), "an unreadable transcript is withheld whole")
+	assert.Equal(t, `"[withheld]"`, attr(out, 1, "gen_ai.input.messages"), "an unreadable transcript is withheld whole, as a JSON string")
 	metadatatest.AssertEqualShapeonlyValuesFailed(t, h.tel, []metricdata.DataPoint[int64]{{Value: 3}}, metricdatatest.IgnoreTimestamp())
 }
