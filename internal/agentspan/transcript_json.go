@@ -2,6 +2,7 @@ package agentspan
 
 import (
 	"bytes"
+	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
@@ -298,23 +299,25 @@ func (w *jsonWalk) rewriteAttr(attrs pcommon.Map, key string) int {
 	if len(w.edits) == 0 {
 		return 0
 	}
-	v.SetStr(string(w.apply(doc)))
+	v.SetStr(w.apply(doc))
 	return len(w.edits)
 }
 
-func (w *jsonWalk) apply(doc []byte) []byte {
+func (w *jsonWalk) apply(doc []byte) string {
 	grow := 0
 	for _, e := range w.edits {
 		grow += (e.to - e.from) - (e.end - e.start)
 	}
-	out := make([]byte, 0, len(doc)+max(grow, 0))
+	var out strings.Builder
+	out.Grow(len(doc) + max(grow, 0))
 	last := 0
 	for _, e := range w.edits {
-		out = append(out, doc[last:e.start]...)
-		out = append(out, w.buf[e.from:e.to]...)
+		out.Write(doc[last:e.start])
+		out.Write(w.buf[e.from:e.to])
 		last = e.end
 	}
-	return append(out, doc[last:]...)
+	out.Write(doc[last:])
+	return out.String()
 }
 
 func typeIn(raw []byte, types [][]byte) bool {

@@ -375,8 +375,8 @@ func BenchmarkShapeValue(b *testing.B) {
 }
 
 // BenchmarkWithholdTranscript is the value path for a model span: a GenAI transcript whose one
-// customer result is of the given size, through agentspan.Withhold with the processor's own policy
-// and shaper. Each op first puts the original transcript back (one SetStr, as the processor's own
+// customer result is of the given size, through the batch's agentspan.Withholder with the processor's
+// own policy and shaper. Each op first puts the original transcript back (one SetStr, as the processor's own
 // SetStr of the result costs).
 func BenchmarkWithholdTranscript(b *testing.B) {
 	cfg := createDefaultConfig()
@@ -396,14 +396,14 @@ func BenchmarkWithholdTranscript(b *testing.B) {
 			attrs.PutStr("gen_ai.input.messages", transcript)
 			v, _ := attrs.Get("gen_ai.input.messages")
 			bt := p.newBatch()
-			if agentspan.Withhold(attrs, bt, &bt.values, false); strings.Contains(v.Str(), "Ada Lovelace") {
+			if bt.withholder.Withhold(attrs, bt, &bt.values, false); strings.Contains(v.Str(), "Ada Lovelace") {
 				b.Fatalf("not withheld: %.300s", v.Str())
 			}
 			b.SetBytes(int64(len(transcript)))
 			b.ReportAllocs()
 			for b.Loop() {
 				v.SetStr(transcript)
-				agentspan.Withhold(attrs, bt, &bt.values, false)
+				bt.withholder.Withhold(attrs, bt, &bt.values, false)
 			}
 		})
 	}
