@@ -91,12 +91,6 @@ func (h *Withholder) Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool)
 	return rw
 }
 
-// Withhold is Withholder.Withhold with buffers of its own, for a single span.
-func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
-	var h Withholder
-	return h.Withhold(attrs, p, s, taint)
-}
-
 // flatPresent says, one bit per flatFormats entry, which flattened transcripts attrs carries: one pass
 // over the attributes spares the many spans that carry none the grouping work.
 func flatPresent(attrs pcommon.Map) uint8 {

@@ -493,3 +493,9 @@ func TestWithholdAsksPolicyWithTrimmedIDs(t *testing.T) {
 		t.Errorf("policy asked %q, want %q", p.asked, want)
 	}
 }
+
+// Withhold runs a fresh Withholder on one span's attributes.
+func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
+	var h Withholder
+	return h.Withhold(attrs, p, s, taint)
+}
