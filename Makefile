@@ -55,6 +55,12 @@ fixtures:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=6 ./... | tee bench.out
 
+## bench-e2e: the scale-out and throughput tests on loopback collectors (not part of make test):
+## three tier-2 collectors behind load_balancing, a node lost under load, with and without our
+## processors, and RSS under a flood of runs. Figures: docs/benchmarks.md and docs/scaling.md.
+bench-e2e: build
+	$(GO) test -tags scale -count=1 -v -timeout 30m ./test/scale/
+
 ## generate: regenerate mdatagen code from each metadata.yaml.
 generate:
 	$(GO) generate ./processor/...
