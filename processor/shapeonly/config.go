@@ -38,6 +38,17 @@ type Config struct {
 	_ struct{}
 }
 
+// agentguardAnnotations are the verdicts agentguard writes on tool spans before shapeonly runs: they
+// describe the call, not its data, and alerting reads them.
+var agentguardAnnotations = []string{
+	"agentguard.step", "agentguard.progress", "agentguard.signals", "agentguard.barren",
+	"agentguard.wait_exempt", "agentguard.stuck",
+}
+
+// agentguardStuckEvent is agentguard's event on the step where a run became stuck; its reason and
+// agent feed the count connector, so shaping leaves it whole.
+const agentguardStuckEvent = "agentguard.stuck"
+
 // Upper limits: past these a setting is a typo, not a choice.
 const (
 	maxDepthLimit       = 1024
@@ -51,7 +62,7 @@ func createDefaultConfig() *Config {
 		ShapedClasses:      []string{"customer"},
 		Tools:              map[string]string{},
 		KeptKeys:           countsonly.DefaultKeptKeys(),
-		StructuralKeys:     agentspan.StructuralKeys(),
+		StructuralKeys:     append(agentspan.StructuralKeys(), agentguardAnnotations...),
 		MaxValueBytes:      4 << 20,
 		MaxDepth:           64,
 		MaxTrackedCalls:    100_000,

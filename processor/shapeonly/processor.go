@@ -203,7 +203,9 @@ func (p *shapeOnly) processTraces(ctx context.Context, td ptrace.Traces) (ptrace
 			b.shapeAll(span.Attributes())
 			events := span.Events()
 			for i := 0; i < events.Len(); i++ {
-				b.shapeAll(events.At(i).Attributes())
+				if events.At(i).Name() != agentguardStuckEvent {
+					b.shapeAll(events.At(i).Attributes())
+				}
 			}
 			b.shaped++
 			return

@@ -71,6 +71,15 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 		})
 	}
 	assert.Positive(t, steps, "tool spans are annotated")
+	// shapeonly runs after agentguard and leaves its verdicts readable, on data-class spans too.
+	for _, td := range batches {
+		collectortest.ForEachSpan(td, func(span ptrace.Span) {
+			if name, _ := span.Attributes().Get("gen_ai.tool.name"); name.Str() == "find_customer" {
+				signals, _ := span.Attributes().Get("agentguard.signals")
+				assert.NotEqual(t, "[withheld]", signals.Str())
+			}
+		})
+	}
 	assert.Equal(t, []string{"no_progress"}, stuckAgents["docs"])
 	assert.Equal(t, []string{"no_progress", "cycle"}, stuckAgents["code"], "the code agent's edit-and-revert, then its read cycle")
 	assert.ElementsMatch(t, []string{"loop", "wait_timeout"}, stuckAgents["deploy"], "the finished-build poll and the timed-out wait; the healthy deploy run is not flagged")
