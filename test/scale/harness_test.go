@@ -1,0 +1,613 @@
+//go:build scale
+
+// Package scale runs otelcol-agent scaled out on loopback, as deploy/scale describes it: a stateless tier 1
+// that routes with the load_balancing exporter and a stateful tier 2 running agentguard and shapeonly. It
+// also measures end-to-end throughput and memory. The tests start many collectors and take minutes, so they
+// sit behind the scale build tag and run from `make bench-e2e`, never from `make test`:
+//
+//	go test -tags scale -count=1 -v -timeout 30m ./test/scale/
+//
+// docs/scaling.md and docs/benchmarks.md report what they measured.
+package scale
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/collectortest"
+)
+
+// deployTemplate turns one of the shipped configs in deploy/scale into a collectortest template: edit
+// rewrites the parsed YAML (listen addresses onto the ports the harness chose, exporters for the test),
+// and every ${env:...} reference the edit leaves alone is resolved by the collector from the environment,
+// as in production. Tests set that environment with t.Setenv before collectortest.Start.
+func deployTemplate(t testing.TB, name string, edit func(cfg map[string]any)) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(collectortest.RepoRoot(t), "deploy", "scale", name))
+	require.NoError(t, err)
+	var cfg map[string]any
+	require.NoError(t, yaml.Unmarshal(raw, &cfg))
+	set(cfg, "extensions.health_check.endpoint", "{{.Health}}")
+	set(cfg, "service.telemetry.metrics.readers", []any{map[string]any{"pull": map[string]any{"exporter": map[string]any{
+		"prometheus": map[string]any{"host": "{{.MetricsHost}}", "port": "{{.MetricsPort}}"},
+	}}}})
+	edit(cfg)
+	out, err := yaml.Marshal(cfg)
+	require.NoError(t, err)
+	// The port is a number; every other template field is a string and may stay quoted.
+	return strings.ReplaceAll(string(out), `'{{.MetricsPort}}'`, `{{.MetricsPort}}`)
+}
+
+// set assigns value at a dotted path of nested maps, creating the maps on the way.
+func set(cfg map[string]any, path string, value any) {
+	keys := strings.Split(path, ".")
+	m := cfg
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	m[keys[len(keys)-1]] = value
+}
+
+// tier1Template is deploy/scale/<name> listening on the harness's ports, logging JSON to {{.LogFile}} as
+// well, so tests can read what the per-backend exporters did: load_balancing gives them a no-op meter at
+// v0.161.0, so their retries and drops show only in the log.
+func tier1Template(t testing.TB, name string) string {
+	return deployTemplate(t, name, func(cfg map[string]any) {
+		set(cfg, "receivers.otlp.protocols.grpc.endpoint", "{{.GRPC}}")
+		set(cfg, "receivers.otlp.protocols.http.endpoint", "{{.HTTP}}")
+		// Unsampled: by default the collector logs only the first 10 of a message per 10 s, then every 100th.
+		set(cfg, "service.telemetry.logs", map[string]any{
+			"encoding": "json", "output_paths": []any{"stderr", "{{.LogFile}}"}, "sampling": map[string]any{"enabled": false},
+		})
+	})
+}
+
+// tier2Template is deploy/scale/tier2.yaml with its processors exactly as shipped, but plaintext on
+// {{.Listen}} (the hop's TLS is TestDeployedTiersOverMutualTLS's business) and writing to a file, so a
+// test can count and read every span that leaves it.
+func tier2Template(t testing.TB) string {
+	return deployTemplate(t, "tier2.yaml", func(cfg map[string]any) {
+		plaintext(cfg, "{{.Listen}}")
+		set(cfg, "processors.batch.timeout", "200ms")
+		set(cfg, "processors.memory_limiter", map[string]any{"check_interval": "1s", "limit_mib": 1024})
+		set(cfg, "exporters", map[string]any{"file": map[string]any{"path": "{{.Output}}", "flush_interval": "100ms"}})
+		set(cfg, "service.pipelines.traces.exporters", []any{"file"})
+		set(cfg, "service.pipelines.logs.exporters", []any{"file"})
+	})
+}
+
+// plaintext makes the OTLP gRPC receiver listen on endpoint without TLS, keeping its other settings.
+func plaintext(cfg map[string]any, endpoint string) {
+	grpcCfg := cfg["receivers"].(map[string]any)["otlp"].(map[string]any)["protocols"].(map[string]any)["grpc"].(map[string]any)
+	grpcCfg["endpoint"] = endpoint
+	delete(grpcCfg, "tls")
+}
+
+// tier is a running group of tier-2 collectors and the addresses tier 1 routes to.
+type tier struct {
+	nodes []*collectortest.Collector
+	addrs []string
+}
+
+func startTier2(t *testing.T, n int) *tier {
+	t.Helper()
+	tpl := tier2Template(t)
+	tr := &tier{}
+	for range n {
+		addr := collectortest.FreeAddr(t)
+		tr.addrs = append(tr.addrs, addr)
+		tr.nodes = append(tr.nodes, collectortest.Start(t, tpl, map[string]string{"Listen": addr}))
+	}
+	return tr
+}
+
+// hosts is the TIER2_HOSTS value for tier 1: a YAML flow list.
+func (tr *tier) hosts() string { return "[" + strings.Join(tr.addrs, ",") + "]" }
+
+// startTier1 starts deploy/scale/<name> routing plaintext to the tier-2 addresses.
+func startTier1(t *testing.T, name string, addrs []string, env map[string]string) (*collectortest.Collector, string) {
+	t.Helper()
+	t.Setenv("TIER2_HOSTS", "["+strings.Join(addrs, ",")+"]")
+	t.Setenv("TIER2_TLS_INSECURE", "true")
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	logFile := filepath.Join(t.TempDir(), "tier1.log")
+	return collectortest.Start(t, tier1Template(t, name), map[string]string{"LogFile": logFile}), logFile
+}
+
+// agentgen runs cmd/agentgen against a gRPC endpoint and returns the number of spans it sent.
+func agentgenSend(t testing.TB, endpoint string, args ...string) int {
+	t.Helper()
+	all := append([]string{"-protocol", "grpc", "-endpoint", endpoint}, args...)
+	out, err := exec.Command(collectortest.Agentgen(t), all...).CombinedOutput()
+	require.NoError(t, err, "agentgen %s: %s", strings.Join(all, " "), out)
+	return sentSpans(t, string(out))
+}
+
+var summaryRE = regexp.MustCompile(`agentgen: (\d+) runs, (\d+) spans`)
+
+func sentSpans(t testing.TB, out string) int {
+	t.Helper()
+	m := summaryRE.FindStringSubmatch(out)
+	require.NotNil(t, m, "agentgen summary: %s", out)
+	n, err := strconv.Atoi(m[2])
+	require.NoError(t, err)
+	return n
+}
+
+// observed is what a set of file exporters wrote, indexed for comparing verdicts.
+type observed struct {
+	spans   int
+	node    map[pcommon.SpanID]int               // which output (index) a span was written to
+	trace   map[pcommon.SpanID]pcommon.TraceID   // the trace of every span
+	notes   map[pcommon.SpanID]map[string]string // agentguard's annotations of a span, for comparison
+	reasons map[pcommon.TraceID][]string         // stuck reasons per trace, sorted: the run's verdict
+	runKey  map[pcommon.TraceID]string           // session.id or gen_ai.conversation.id, when present
+	nodesOf map[pcommon.TraceID]map[int]struct{} // outputs a trace was written to
+	name    map[pcommon.SpanID]string            // span names, for reports
+	perNode []int                                // spans per output
+}
+
+// observe reads every output in full; an output still being written is read up to its last whole line.
+func observe(t testing.TB, outputs ...string) *observed {
+	t.Helper()
+	o := &observed{
+		node: map[pcommon.SpanID]int{}, name: map[pcommon.SpanID]string{}, trace: map[pcommon.SpanID]pcommon.TraceID{}, notes: map[pcommon.SpanID]map[string]string{},
+		reasons: map[pcommon.TraceID][]string{}, runKey: map[pcommon.TraceID]string{},
+		nodesOf: map[pcommon.TraceID]map[int]struct{}{}, perNode: make([]int, len(outputs)),
+	}
+	for i, path := range outputs {
+		batches, n := collectortest.ReadTraces(t, path)
+		o.spans += n
+		o.perNode[i] = n
+		for _, td := range batches {
+			collectortest.ForEachSpan(td, func(s ptrace.Span) { o.add(i, s) })
+		}
+	}
+	for id := range o.reasons {
+		sort.Strings(o.reasons[id])
+	}
+	return o
+}
+
+func (o *observed) add(node int, s ptrace.Span) {
+	id, tid := s.SpanID(), s.TraceID()
+	o.node[id] = node
+	o.name[id] = s.Name()
+	o.trace[id] = tid
+	if o.nodesOf[tid] == nil {
+		o.nodesOf[tid] = map[int]struct{}{}
+	}
+	o.nodesOf[tid][node] = struct{}{}
+	if _, ok := o.reasons[tid]; !ok {
+		o.reasons[tid] = []string{}
+	}
+	for _, k := range []string{"session.id", "gen_ai.conversation.id"} {
+		if v, ok := s.Attributes().Get(k); ok {
+			o.runKey[tid] = v.Str()
+		}
+	}
+	note := map[string]string{}
+	s.Attributes().Range(func(k string, v pcommon.Value) bool {
+		if strings.HasPrefix(k, "agentguard.") {
+			note[k] = v.AsString()
+		}
+		return true
+	})
+	for i := 0; i < s.Events().Len(); i++ {
+		e := s.Events().At(i)
+		if e.Name() != "agentguard.stuck" {
+			continue
+		}
+		reason, _ := e.Attributes().Get("reason")
+		barren, _ := e.Attributes().Get("agentguard.barren")
+		o.reasons[tid] = append(o.reasons[tid], reason.Str())
+		// The agent name is left out: it depends on which spans shared a batch (agentguard's README).
+		note["event "+strconv.Itoa(i)] = "reason=" + reason.Str() + ",barren=" + barren.AsString()
+	}
+	o.notes[id] = note
+}
+
+// stuckRuns counts runs with at least one stuck episode and the episodes in all.
+func (o *observed) stuckRuns() (runs, episodes int) {
+	for _, r := range o.reasons {
+		if len(r) > 0 {
+			runs++
+			episodes += len(r)
+		}
+	}
+	return runs, episodes
+}
+
+// waitSpans waits until the outputs hold want spans, then reads them.
+func waitSpans(t testing.TB, want int, timeout time.Duration, outputs ...string) *observed {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		n := 0
+		for _, p := range outputs {
+			_, c := collectortest.ReadTraces(t, p)
+			n += c
+		}
+		if n >= want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the outputs hold %d spans after %v, want %d", n, timeout, want)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	return observe(t, outputs...)
+}
+
+// waitStable waits until the outputs have not grown for quiet, or timeout passes, then reads them.
+func waitStable(t testing.TB, quiet, timeout time.Duration, outputs ...string) *observed {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last, since := -1, time.Now()
+	for time.Now().Before(deadline) {
+		n := 0
+		for _, p := range outputs {
+			_, c := collectortest.ReadTraces(t, p)
+			n += c
+		}
+		if n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) >= quiet {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	return observe(t, outputs...)
+}
+
+// metricByLabels scrapes one metric family and sums its samples per value of the given labels.
+func metricByLabels(t testing.TB, c *collectortest.Collector, name string, labels ...string) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get("http://" + c.Metrics + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	require.NoError(t, err)
+	out := map[string]float64{}
+	fam, ok := families[name]
+	if !ok {
+		return out
+	}
+	for _, m := range fam.GetMetric() {
+		have := map[string]string{}
+		for _, l := range m.GetLabel() {
+			have[l.GetName()] = l.GetValue()
+		}
+		var key []string
+		for _, l := range labels {
+			key = append(key, l+"="+have[l])
+		}
+		v := m.GetCounter().GetValue() + m.GetGauge().GetValue() + m.GetUntyped().GetValue()
+		out[strings.Join(key, ",")] += v
+	}
+	return out
+}
+
+// logLine is the part of a collector JSON log line the tests read.
+type logLine struct {
+	TS           time.Time `json:"ts"`
+	Level        string    `json:"level"`
+	Msg          string    `json:"msg"`
+	Error        string    `json:"error"`
+	Endpoint     string    `json:"endpoint"`
+	DroppedItems int       `json:"dropped_items"`
+}
+
+// readLog parses a collector's JSON log; lines that are not JSON are skipped.
+func readLog(t testing.TB, path string) []logLine {
+	t.Helper()
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	require.NoError(t, err)
+	defer f.Close()
+	var lines []logLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var l logLine
+		if json.Unmarshal(sc.Bytes(), &l) == nil {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// half is one export request's worth of one run: the spans a real SDK would export together.
+type half struct {
+	run   int
+	td    ptrace.Traces
+	spans []pcommon.SpanID
+	sent  time.Time
+}
+
+// splitRun cuts a generated run into two requests in end-time order, as an SDK's batch span processor
+// exports them: the first holds the spans that ended first, the second the rest, root span last. A run
+// that spans requests is what makes a tier-2 node's in-memory state matter.
+func splitRun(i int, r agentgen.Run) [2]*half {
+	rs := r.Traces.ResourceSpans().At(0)
+	ss := rs.ScopeSpans().At(0)
+	idx := make([]int, ss.Spans().Len())
+	for k := range idx {
+		idx[k] = k
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		return ss.Spans().At(idx[a]).EndTimestamp() < ss.Spans().At(idx[b]).EndTimestamp()
+	})
+	cut := len(idx) / 2
+	var out [2]*half
+	for h, part := range [][]int{idx[:cut], idx[cut:]} {
+		td := ptrace.NewTraces()
+		nrs := td.ResourceSpans().AppendEmpty()
+		rs.Resource().CopyTo(nrs.Resource())
+		nss := nrs.ScopeSpans().AppendEmpty()
+		ss.Scope().CopyTo(nss.Scope())
+		hf := &half{run: i, td: td}
+		for _, k := range part {
+			ss.Spans().At(k).CopyTo(nss.Spans().AppendEmpty())
+			hf.spans = append(hf.spans, ss.Spans().At(k).SpanID())
+		}
+		out[h] = hf
+	}
+	return out
+}
+
+// splitLoad generates n mixed runs and lays them out as a request schedule: request j carries the first
+// half of run j and the second half of run j-lag, so every run has its halves lag requests apart.
+func splitLoad(n, lag int, seed uint64, conv agentgen.Convention) (runs []agentgen.Run, schedule [][]*half) {
+	m, err := agentgen.NewMixer(agentgen.Options{Convention: conv, Seed: seed})
+	if err != nil {
+		panic(err)
+	}
+	base := time.Now().Add(-time.Hour)
+	halves := make([][2]*half, n)
+	for i := range n {
+		r := m.Next(base.Add(time.Duration(i) * 10 * time.Millisecond))
+		runs = append(runs, r)
+		halves[i] = splitRun(i, r)
+	}
+	for j := 0; j < n+lag; j++ {
+		var req []*half
+		if j < n {
+			req = append(req, halves[j][0])
+		}
+		if j-lag >= 0 {
+			req = append(req, halves[j-lag][1])
+		}
+		schedule = append(schedule, req)
+	}
+	return runs, schedule
+}
+
+// sender exports requests over OTLP/gRPC, as an instrumented application would.
+type sender struct {
+	conn   *grpc.ClientConn
+	client ptraceotlp.GRPCClient
+}
+
+func newSender(t testing.TB, endpoint string) *sender {
+	t.Helper()
+	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close() })
+	return &sender{conn: conn, client: ptraceotlp.NewGRPCClient(conn)}
+}
+
+func (s *sender) export(req []*half) error {
+	td := ptrace.NewTraces()
+	for _, h := range req {
+		h.td.ResourceSpans().At(0).CopyTo(td.ResourceSpans().AppendEmpty())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := s.client.Export(ctx, ptraceotlp.NewExportRequestFromTraces(td))
+	return err
+}
+
+// play sends the schedule one request per interval (0: as fast as the collector answers), stamping
+// each half with its send time, and returns the export errors.
+func (s *sender) play(schedule [][]*half, interval time.Duration) []error {
+	var errs []error
+	start := time.Now()
+	for j, req := range schedule {
+		if interval > 0 {
+			time.Sleep(time.Until(start.Add(time.Duration(j) * interval)))
+		}
+		now := time.Now()
+		for _, h := range req {
+			h.sent = now
+		}
+		if err := s.export(req); err != nil {
+			errs = append(errs, fmt.Errorf("request %d: %w", j, err))
+		}
+	}
+	return errs
+}
+
+// withheld is what shapeonly writes in place of a value it withholds.
+const withheld = "[withheld]"
+
+// compareVerdicts lists the runs (trace ids) among traces whose verdict differs between two observations
+// of the same load: their stuck reasons, or an agentguard annotation of one of their spans. An annotation
+// that shapeonly withheld on one side only is not agentguard's verdict changing but shapeonly's memory of
+// data-class call ids, which is per collector (docs/scaling.md): those are counted in shaped instead.
+func compareVerdicts(got, ref *observed, traces map[pcommon.TraceID]bool) (differ []pcommon.TraceID, shaped int) {
+	bad := map[pcommon.TraceID]bool{}
+	for tid := range traces {
+		if !slices.Equal(got.reasons[tid], ref.reasons[tid]) {
+			bad[tid] = true
+		}
+	}
+	for id, note := range got.notes {
+		tid := got.trace[id]
+		if !traces[tid] {
+			continue
+		}
+		want := ref.notes[id]
+		keys := map[string]bool{}
+		for k := range note {
+			keys[k] = true
+		}
+		for k := range want {
+			keys[k] = true
+		}
+		for k := range keys {
+			switch g, w := note[k], want[k]; {
+			case g == w:
+			case g == withheld || w == withheld:
+				shaped++
+			default:
+				bad[tid] = true
+			}
+		}
+	}
+	for tid := range bad {
+		differ = append(differ, tid)
+	}
+	return differ, shaped
+}
+
+// diffReport logs, for the first few runs whose verdict differs, what differs: for a failing test's log.
+func diffReport(t testing.TB, got, ref *observed, differ []pcommon.TraceID) {
+	t.Helper()
+	for i, tid := range differ {
+		if i == 5 {
+			break
+		}
+		t.Logf("run %s: stuck reasons %v, single collector %v", tid, got.reasons[tid], ref.reasons[tid])
+		for id, note := range got.notes {
+			if got.trace[id] == tid && !maps.Equal(ref.notes[id], note) {
+				t.Logf("  span %s %q: %v, single collector %v", id, got.name[id], note, ref.notes[id])
+			}
+		}
+	}
+}
+
+// procCPU is a process's user+system CPU time, from /proc/<pid>/stat (clock ticks of 1/100 s).
+func procCPU(t testing.TB, pid int) time.Duration {
+	t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	require.NoError(t, err)
+	// Fields after the command name, which is in parentheses and may hold spaces.
+	fields := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
+	utime, err := strconv.ParseInt(fields[11], 10, 64)
+	require.NoError(t, err)
+	stime, err := strconv.ParseInt(fields[12], 10, 64)
+	require.NoError(t, err)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// procRSS is a process's resident set size in bytes, from /proc/<pid>/status.
+func procRSS(t testing.TB, pid int) int64 {
+	t.Helper()
+	b, ok := readRSS(pid)
+	require.True(t, ok, "no VmRSS in /proc/%d/status", pid)
+	return b
+}
+
+// readRSS reads VmRSS without failing the test, for background sampling.
+func readRSS(pid int) (int64, bool) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
+}
+
+// poller samples a value in the background until stopped.
+type poller struct {
+	mu      sync.Mutex
+	samples []sample
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+type sample struct {
+	at time.Time
+	v  float64
+}
+
+func poll(every time.Duration, f func() (float64, bool)) *poller {
+	p := &poller{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			if v, ok := f(); ok {
+				p.mu.Lock()
+				p.samples = append(p.samples, sample{time.Now(), v})
+				p.mu.Unlock()
+			}
+			select {
+			case <-p.stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return p
+}
+
+func (p *poller) end() []sample {
+	close(p.stop)
+	<-p.done
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.samples
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

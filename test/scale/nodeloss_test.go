@@ -1,0 +1,447 @@
+//go:build scale
+
+package scale
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/collectortest"
+)
+
+// The node-loss load: nodeLossRuns runs, one request every nodeLossInterval, each run exported in two
+// requests nodeLossLag requests apart (its halves in end-time order, as an SDK exports them), so runs are
+// in flight on tier 2 across requests. Tier-2 collector 1 is killed (SIGKILL: no drain) killAt into the
+// load and, in the restart case, started again on the same address restartAt into it.
+const (
+	nodeLossRuns     = 1000
+	nodeLossLag      = 50
+	nodeLossInterval = 10 * time.Millisecond
+	killAt           = 3 * time.Second
+	restartAt        = 6 * time.Second
+	// lossWindow bounds how long before the kill a lost span can have been sent: tier 1's batch (200ms),
+	// tier 2's batch (200ms) and the file exporter's flush (100ms), with room for scheduling on 2 cores.
+	lossWindow = time.Second
+)
+
+// nodeLoss is one node-loss experiment, measured.
+type nodeLoss struct {
+	schedule       [][]*half
+	runs           []agentgen.Run
+	ref, got       *observed
+	killed, up     time.Time // SIGKILL sent; the restarted collector healthy (zero without restart)
+	b1Accepted     int       // spans the killed collector had accepted just before the kill
+	b1Written      int       // spans it had written when it died
+	tier1Log       []logLine
+	b2Samples      []sample // the restarted collector's accepted spans over time
+	errs           []error
+	deadAddr       string
+	outputs        []string // tier-2 outputs: 0, 1 (killed), 2, then 3 (restarted)
+	sentAfterKill  int
+	spansSent      int
+	lostHalves     []*half
+	runNodes       map[int]map[int]bool // run -> outputs its halves were written to (-1: lost)
+	runOfTrace     map[pcommon.TraceID]int
+	retries, drops int // tier 1's log lines for the dead endpoint
+	droppedItems   int
+	last           time.Time // the last request sent
+	logFile        string
+}
+
+func runNodeLoss(t *testing.T, restart bool) *nodeLoss {
+	t.Helper()
+	nl := &nodeLoss{runOfTrace: map[pcommon.TraceID]int{}}
+	nl.runs, nl.schedule = splitLoad(nodeLossRuns, nodeLossLag, 21, agentgen.GenAI)
+	for i, r := range nl.runs {
+		nl.runOfTrace[r.Traces.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).TraceID()] = i
+	}
+	for _, req := range nl.schedule {
+		for _, h := range req {
+			nl.spansSent += len(h.spans)
+		}
+	}
+
+	// The reference: a single collector with tier 2's pipeline, fed the same requests in the same order.
+	single := startTier2(t, 1)
+	require.Empty(t, newSender(t, single.addrs[0]).play(nl.schedule, 0))
+	nl.ref = waitSpans(t, nl.spansSent, 60*time.Second, single.nodes[0].Output)
+	single.nodes[0].Stop()
+
+	t2 := startTier2(t, 3)
+	t1, logFile := startTier1(t, "tier1.yaml", t2.addrs, nil)
+	nl.deadAddr = t2.addrs[1]
+	for _, n := range t2.nodes {
+		nl.outputs = append(nl.outputs, n.Output)
+	}
+
+	s := newSender(t, t1.GRPC)
+	done := make(chan struct{})
+	t0 := time.Now()
+	go func() { nl.errs = s.play(nl.schedule, nodeLossInterval); close(done) }()
+
+	time.Sleep(time.Until(t0.Add(killAt)))
+	nl.b1Accepted = int(t2.nodes[1].Metric("otelcol_receiver_accepted_spans", nil))
+	t2.nodes[1].Kill()
+	nl.killed = time.Now()
+	_, nl.b1Written = collectortest.ReadTraces(t, t2.nodes[1].Output)
+
+	var p *poller
+	if restart {
+		time.Sleep(time.Until(t0.Add(restartAt)))
+		b2 := collectortest.Start(t, tier2Template(t), map[string]string{"Listen": nl.deadAddr})
+		nl.up = time.Now()
+		nl.outputs = append(nl.outputs, b2.Output)
+		p = poll(100*time.Millisecond, func() (float64, bool) {
+			return scrapeValue(b2.Metrics, "otelcol_receiver_accepted_spans")
+		})
+	}
+	<-done
+	last := time.Now()
+
+	if restart {
+		// Everything sent after the kill should arrive; wait for it (the assertion says whether it did).
+		deadline := time.Now().Add(90 * time.Second)
+		for time.Now().Before(deadline) {
+			if nl.observeOutputs(t); nl.sentAfterKillMissing() == 0 {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+		nl.b2Samples = p.end()
+	}
+	nl.last = last
+	nl.logFile = logFile
+	waitStable(t, 3*time.Second, 30*time.Second, nl.outputs...)
+	nl.observeOutputs(t)
+	nl.readTier1Log(t)
+	return nl
+}
+
+// readTier1Log counts tier 1's retries and drops for the dead collector's endpoint.
+func (nl *nodeLoss) readTier1Log(t *testing.T) {
+	nl.retries, nl.drops, nl.droppedItems = 0, 0, 0
+	nl.tier1Log = readLog(t, nl.logFile)
+	for _, l := range nl.tier1Log {
+		if l.Endpoint != nl.deadAddr {
+			continue
+		}
+		switch l.Msg {
+		case "Exporting failed. Will retry the request after interval.":
+			nl.retries++
+		case "Exporting failed. Dropping data.":
+			nl.drops++
+			nl.droppedItems += l.DroppedItems
+		}
+	}
+}
+
+// observeOutputs reads every tier-2 output and places every half.
+func (nl *nodeLoss) observeOutputs(t *testing.T) {
+	nl.got = observe(t, nl.outputs...)
+	nl.lostHalves = nil
+	nl.runNodes = map[int]map[int]bool{}
+	for _, req := range nl.schedule {
+		for _, h := range req {
+			if nl.runNodes[h.run] == nil {
+				nl.runNodes[h.run] = map[int]bool{}
+			}
+			nodes := map[int]bool{}
+			for _, id := range h.spans {
+				if n, ok := nl.got.node[id]; ok {
+					nodes[n] = true
+				} else {
+					nodes[-1] = true
+				}
+			}
+			require.Len(t, nodes, 1, "the spans of one request of run %d are all in one place", h.run)
+			for n := range nodes {
+				nl.runNodes[h.run][n] = true
+				if n == -1 {
+					nl.lostHalves = append(nl.lostHalves, h)
+				}
+			}
+		}
+	}
+}
+
+func (nl *nodeLoss) sentAfterKillMissing() int {
+	missing := 0
+	nl.sentAfterKill = 0
+	for _, req := range nl.schedule {
+		for _, h := range req {
+			if h.sent.After(nl.killed) {
+				nl.sentAfterKill += len(h.spans)
+			}
+		}
+	}
+	for _, h := range nl.lostHalves {
+		if h.sent.After(nl.killed) {
+			missing += len(h.spans)
+		}
+	}
+	return missing
+}
+
+// onDeadNode tells whether a run was routed to the killed collector: written by it or its successor, or lost.
+func (nl *nodeLoss) onDeadNode(run int) bool {
+	n := nl.runNodes[run]
+	return n[1] || n[3] || n[-1]
+}
+
+func (nl *nodeLoss) lostSpans() (spans int) {
+	for _, h := range nl.lostHalves {
+		spans += len(h.spans)
+	}
+	return spans
+}
+
+// checkCommon asserts what holds with or without a restart, and returns the runs that were routed to the
+// surviving collectors.
+func (nl *nodeLoss) checkCommon(t *testing.T) map[pcommon.TraceID]bool {
+	assert.Empty(t, nl.errs, "tier 1 accepts every request: the agents never see the lost collector")
+	for run, nodes := range nl.runNodes {
+		if nl.onDeadNode(run) {
+			assert.False(t, nodes[0] || nodes[2], "run %d moved between tier-2 collectors: the static ring never changes", run)
+		} else {
+			assert.Len(t, nodes, 1, "run %d is on one surviving collector", run)
+		}
+	}
+	for _, h := range nl.lostHalves {
+		assert.True(t, nl.onDeadNode(h.run), "a lost span was routed to the killed collector")
+		assert.False(t, h.sent.Before(nl.killed.Add(-lossWindow)),
+			"a span sent %v before the kill was lost: only the last %v can still be in flight", nl.killed.Sub(h.sent), lossWindow)
+	}
+	survivors := map[pcommon.TraceID]bool{}
+	for tid, run := range nl.runOfTrace {
+		if !nl.onDeadNode(run) {
+			survivors[tid] = true
+		}
+	}
+	differ, _ := compareVerdicts(nl.got, nl.ref, survivors)
+	assert.Empty(t, differ, "the surviving collectors' runs keep the single collector's verdicts")
+	assert.Greater(t, len(survivors), nodeLossRuns/3, "the survivors carry their share")
+	return survivors
+}
+
+// TestNodeLoss stops one of three tier-2 collectors in the middle of the load and measures what happens:
+// with the collector restarted on the same address three seconds later (a pod restart: the static
+// resolver, and the k8s resolver with return_hostnames, keep its place in the ring), once with tier 1's
+// shipped ten consumers per backend and once with one; then with it gone for good (the static resolver
+// never removes it).
+func TestNodeLoss(t *testing.T) {
+	t.Run("restarted", func(t *testing.T) { restarted(t, false) })
+	t.Run("restarted, one consumer", func(t *testing.T) {
+		t.Setenv("TIER2_QUEUE_CONSUMERS", "1")
+		restarted(t, true)
+	})
+	t.Run("gone", func(t *testing.T) {
+		t.Setenv("TIER2_RETRY_MAX_ELAPSED", "5s")
+		nl := runNodeLoss(t, false)
+		nl.checkCommon(t)
+
+		// The dead collector's share of everything sent after the kill is lost: queued at tier 1, retried
+		// for max_elapsed_time, then dropped, and the drop is logged with the count.
+		// Share of runs: of the runs sent wholly before the kill, those on the dead collector; of the runs
+		// sent wholly after it, those lost.
+		first, second := map[int]*half{}, map[int]*half{}
+		for _, req := range nl.schedule {
+			for _, h := range req {
+				if first[h.run] == nil {
+					first[h.run] = h
+				} else {
+					second[h.run] = h
+				}
+			}
+		}
+		before, onDead, after, lostRuns := 0, 0, 0, 0
+		for run, h := range first {
+			switch {
+			case second[run].sent.Before(nl.killed.Add(-lossWindow)):
+				before++
+				if nl.runNodes[run][1] {
+					onDead++
+				}
+			case h.sent.After(nl.killed):
+				after++
+				if len(nl.runNodes[run]) == 1 && nl.runNodes[run][-1] {
+					lostRuns++
+				}
+			}
+		}
+		lostAfter := 0
+		for _, h := range nl.lostHalves {
+			if h.sent.After(nl.killed) {
+				lostAfter += len(h.spans)
+			}
+		}
+		// Tier 1 works through the dead collector's queue num_consumers requests at a time, each retried
+		// for max_elapsed_time: the drops trail the load. Wait for them, and measure how long they took.
+		deadline := time.Now().Add(2 * time.Minute)
+		for nl.readTier1Log(t); nl.droppedItems < lostAfter && time.Now().Before(deadline); nl.readTier1Log(t) {
+			time.Sleep(time.Second)
+		}
+		var lastDrop time.Time
+		for _, l := range nl.tier1Log {
+			if l.Endpoint == nl.deadAddr && l.Msg == "Exporting failed. Dropping data." && l.TS.After(lastDrop) {
+				lastDrop = l.TS
+			}
+		}
+		msgs := map[string]int{}
+		for _, l := range nl.tier1Log {
+			if l.Level != "info" {
+				msgs[l.Level+" "+l.Msg+" "+l.Endpoint+" "+l.Error]++
+			}
+		}
+		for m, n := range msgs {
+			t.Logf("tier 1 log: %d x %s", n, m)
+		}
+		share := float64(onDead) / float64(before)
+		lostFrac := float64(lostRuns) / float64(after)
+		assert.InDelta(t, share, lostFrac, 0.15, "after the kill, the dead collector's share of the runs is lost")
+		assert.Positive(t, nl.drops, "tier 1 logged the drop")
+		assert.GreaterOrEqual(t, nl.droppedItems, lostAfter, "every span sent to the dead collector after the kill was dropped by tier 1, and counted in its log")
+		assert.LessOrEqual(t, nl.droppedItems, nl.lostSpans(), "tier 1 dropped only spans that are missing")
+		t.Logf("gone: %d spans sent, %d written, %d lost; the dead collector's share of the runs before the kill %.2f, "+
+			"of the runs sent after it %.2f lost; tier 1 logged %d retries and %d drops of %d spans for %s, the last "+
+			"within %v of the last request (load lasted %v after the kill)",
+			nl.spansSent, nl.got.spans, nl.lostSpans(), share, lostFrac, nl.retries, nl.drops, nl.droppedItems, nl.deadAddr,
+			lastDrop.Sub(nl.last).Round(100*time.Millisecond), nl.last.Sub(nl.killed).Round(time.Millisecond))
+	})
+}
+
+// restarted is the node-loss experiment with the collector back on the same address after restartAt.
+// With inOrder (num_consumers: 1 on tier 1), tier 1 replays the dead collector's queue in order.
+func restarted(t *testing.T, inOrder bool) {
+	nl := runNodeLoss(t, true)
+	nl.checkCommon(t)
+
+	// Nothing sent after the kill is lost: tier 1 holds the dead collector's share in its per-backend
+	// queue, retries, and delivers it to the restarted collector.
+	assert.Zero(t, nl.sentAfterKillMissing(), "spans sent after the kill that never arrived")
+	assert.Positive(t, nl.retries, "tier 1 retried the dead collector")
+	assert.Zero(t, nl.drops, "tier 1 dropped nothing: the collector came back within max_elapsed_time")
+
+	// What is lost is what the killed collector had accepted and not yet exported.
+	lost := nl.lostSpans()
+	assert.GreaterOrEqual(t, lost, nl.b1Accepted-nl.b1Written, "everything the killed collector held is lost")
+	assert.Equal(t, nl.spansSent, nl.got.spans+lost)
+
+	// Recovery: from the restarted collector's health check to the first span it received, and to the
+	// point where it had received the backlog queued for it while it was down.
+	backlog := 0
+	for _, req := range nl.schedule {
+		for _, h := range req {
+			if nl.got.node[h.spans[0]] == 3 && h.sent.Before(nl.up) {
+				backlog += len(h.spans)
+			}
+		}
+	}
+	first, drained := time.Duration(-1), time.Duration(-1)
+	for _, s := range nl.b2Samples {
+		if s.v > 0 && first < 0 {
+			first = s.at.Sub(nl.up)
+		}
+		if s.v >= float64(backlog) && drained < 0 {
+			drained = s.at.Sub(nl.up)
+		}
+	}
+	require.GreaterOrEqual(t, first, time.Duration(0), "the restarted collector received spans")
+	require.GreaterOrEqual(t, drained, time.Duration(0), "the restarted collector received its backlog")
+	assert.Less(t, drained, 30*time.Second, "tier 1 delivers the backlog soon after the collector is back")
+
+	// Which runs lost state: those routed to the dead collector with a request in flight to it from
+	// just before the kill until the backlog was delivered. Their steps before the kill were judged
+	// by a state that died with it, or their requests were replayed out of order from tier 1's queue.
+	affected := map[pcommon.TraceID]bool{}
+	straddle := 0
+	from, to := nl.killed.Add(-lossWindow), nl.up.Add(drained)
+	for tid, run := range nl.runOfTrace {
+		if !nl.onDeadNode(run) {
+			continue
+		}
+		if nl.runNodes[run][1] && nl.runNodes[run][3] {
+			straddle++
+		}
+		for _, req := range nl.schedule {
+			for _, h := range req {
+				if h.run == run && !h.sent.Before(from) && !h.sent.After(to) {
+					affected[tid] = true
+				}
+			}
+		}
+	}
+	all := map[pcommon.TraceID]bool{}
+	deadRuns := 0
+	for tid, run := range nl.runOfTrace {
+		if nl.onDeadNode(run) {
+			all[tid] = true
+			deadRuns++
+		}
+	}
+	differ, shaped := compareVerdicts(nl.got, nl.ref, all)
+	// Why a run changed: part of it was judged by the killed collector, part of it died there, or its
+	// requests were all replayed from tier 1's queue and arrived out of order.
+	partKilled, partLost, reordered := 0, 0, 0
+	missed, spurious := 0, 0
+	for _, tid := range differ {
+		run := nl.runOfTrace[tid]
+		switch refStuck, gotStuck := len(nl.ref.reasons[tid]) > 0, len(nl.got.reasons[tid]) > 0; {
+		case refStuck && !gotStuck:
+			missed++
+		case gotStuck && !refStuck:
+			spurious++
+		}
+		assert.True(t, affected[tid], "run %d changed verdict but had nothing in flight around the loss", run)
+		switch {
+		case nl.runNodes[run][1]:
+			partKilled++
+		case nl.runNodes[run][-1]:
+			partLost++
+		default:
+			reordered++
+		}
+	}
+	if inOrder {
+		assert.Zero(t, reordered, "with one consumer per backend, tier 1 replays a backend's requests in order")
+	}
+	t.Logf("restarted (num_consumers %s): %d spans sent, %d written, %d lost in %d requests (the killed collector had accepted %d "+
+		"and written %d when killed); %d requests retried by tier 1, 0 dropped; restarted collector healthy %v "+
+		"after the kill, first span %v later, backlog of %d spans received %v after it was healthy; "+
+		"%d runs on the killed collector, %d with a request in flight in the window, %d split between the "+
+		"killed and the restarted collector, %d with a different verdict (%d partly judged by the killed "+
+		"collector, %d with a request lost with it, %d replayed out of order from tier 1's queue; %d stuck runs "+
+		"missed, %d healthy runs flagged; plus %d shapeonly-only differences)",
+		map[bool]string{false: "10", true: "1"}[inOrder], nl.spansSent, nl.got.spans, lost, len(nl.lostHalves), nl.b1Accepted, nl.b1Written, nl.retries,
+		nl.up.Sub(nl.killed).Round(time.Millisecond), first.Round(time.Millisecond), backlog,
+		drained.Round(time.Millisecond), deadRuns, len(affected), straddle, len(differ),
+		partKilled, partLost, reordered, missed, spurious, shaped)
+}
+
+// scrapeValue reads one metric family's total without failing the test, for background polling.
+func scrapeValue(addr, name string) (float64, bool) {
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return 0, false
+	}
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		return 0, false
+	}
+	total := 0.0
+	if fam, ok := families[name]; ok {
+		for _, m := range fam.GetMetric() {
+			total += m.GetCounter().GetValue() + m.GetGauge().GetValue() + m.GetUntyped().GetValue()
+		}
+	}
+	return total, true
+}

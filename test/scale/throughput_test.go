@@ -1,0 +1,240 @@
+//go:build scale
+
+package scale
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentotel/agentotel/internal/collectortest"
+)
+
+// sinkTemplate is the collector the collector under test exports to: it counts what it receives
+// (otelcol_receiver_accepted_spans) and prints almost nothing.
+const sinkTemplate = `
+extensions:
+  health_check: {endpoint: "{{.Health}}"}
+receivers:
+  otlp:
+    protocols:
+      grpc: {endpoint: "{{.GRPC}}"}
+exporters:
+  debug: {verbosity: basic, sampling_initial: 1, sampling_thereafter: 100000}
+service:
+  extensions: [health_check]
+  telemetry:
+    logs: {level: warn}
+    metrics:
+      readers:
+        - pull:
+            exporter:
+              prometheus: {host: "{{.MetricsHost}}", port: {{.MetricsPort}}}
+  pipelines:
+    traces: {receivers: [otlp], exporters: [debug]}
+`
+
+// underTestTemplate is deploy/scale/tier2.yaml, processors as shipped, receiving plaintext on {{.GRPC}} and
+// exporting OTLP to the sink. With ours false its pipeline is [memory_limiter, batch]: the same collector,
+// the same config, without agentguard and shapeonly. edit adjusts the processors (the flood's bounds).
+func underTestTemplate(t testing.TB, ours bool, edit func(cfg map[string]any)) string {
+	return deployTemplate(t, "tier2.yaml", func(cfg map[string]any) {
+		plaintext(cfg, "{{.GRPC}}")
+		set(cfg, "processors.batch.timeout", "200ms")
+		set(cfg, "exporters", map[string]any{"otlp_grpc": map[string]any{
+			"endpoint": "{{.Sink}}", "tls": map[string]any{"insecure": true},
+		}})
+		processors := []any{"memory_limiter", "batch"}
+		if ours {
+			processors = []any{"memory_limiter", "agentguard", "shapeonly", "batch"}
+		}
+		set(cfg, "service.pipelines", map[string]any{"traces": map[string]any{
+			"receivers": []any{"otlp"}, "processors": processors, "exporters": []any{"otlp_grpc"},
+		}})
+		set(cfg, "service.telemetry.logs", map[string]any{"level": "warn"})
+		if edit != nil {
+			edit(cfg)
+		}
+	})
+}
+
+// trial is one timed send through a collector under test.
+type trial struct {
+	spans   int
+	elapsed time.Duration // from starting agentgen until the sink had every span
+	cpu     time.Duration // the collector under test's user+system CPU over the trial
+}
+
+func (tr trial) rate() float64       { return float64(tr.spans) / tr.elapsed.Seconds() }
+func (tr trial) cpuPer100k() float64 { return tr.cpu.Seconds() / float64(tr.spans) * 100_000 }
+func (tr trial) String() string {
+	return fmt.Sprintf("%.0f spans/s, %.2f CPU s/100k spans", tr.rate(), tr.cpuPer100k())
+}
+
+func sinkSpans(sink *collectortest.Collector) float64 {
+	v, _ := scrapeValue(sink.Metrics, "otelcol_receiver_accepted_spans")
+	return v
+}
+
+// envInt reads a positive integer from the environment, for shorter local runs.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// measure sends runs mixed runs through c as fast as it takes them and times them into the sink.
+func measure(t *testing.T, c, sink *collectortest.Collector, runs int, seed uint64) trial {
+	t.Helper()
+	before := sinkSpans(sink)
+	cpu := procCPU(t, c.PID())
+	start := time.Now()
+	spans := agentgenSend(t, c.GRPC, "-scenario", "mix", "-count", strconv.Itoa(runs), "-seed", strconv.FormatUint(seed, 10),
+		"-rate", "0", "-batch", "10")
+	deadline := time.Now().Add(2 * time.Minute)
+	for sinkSpans(sink) < before+float64(spans) {
+		require.True(t, time.Now().Before(deadline), "the sink did not receive %d spans", spans)
+		time.Sleep(10 * time.Millisecond)
+	}
+	tr := trial{spans: spans, elapsed: time.Since(start), cpu: procCPU(t, c.PID()) - cpu}
+	assert.Equal(t, before+float64(spans), sinkSpans(sink), "the sink received every span, once")
+	return tr
+}
+
+// TestThroughput compares otelcol-agent with [memory_limiter, agentguard, shapeonly, batch] against the
+// same collector with [memory_limiter, batch], both exporting OTLP to a sink collector, in the same run:
+// agentgen sends the same mixed runs to each in turn, five times, alternating which goes first. On a
+// two-core machine agentgen, the collector under test and the sink share the CPU, so spans/s is the
+// throughput of the whole loop; CPU seconds per 100k spans is the collector's own cost.
+func TestThroughput(t *testing.T) {
+	runs := envInt("SCALE_THROUGHPUT_RUNS", 4000)
+	sink := collectortest.Start(t, sinkTemplate, nil)
+	vars := map[string]string{"Sink": sink.GRPC}
+	ours := collectortest.Start(t, underTestTemplate(t, true, nil), vars)
+	pass := collectortest.Start(t, underTestTemplate(t, false, nil), vars)
+
+	// Warm up both: connections, buffers, the heap's first growth.
+	measure(t, ours, sink, 200, 1)
+	measure(t, pass, sink, 200, 1)
+
+	// Pairs: each with-processors trial next to a pass-through trial of the same runs, alternating which
+	// goes first. Other load on the machine drifts; a pair sees about the same, so the median of the pair
+	// ratios is the figure to trust, and the ratio of the medians is reported beside it.
+	pairs := envInt("SCALE_THROUGHPUT_PAIRS", 5)
+	var withRates, withoutRates, withCPU, withoutCPU, pairRatios []float64
+	for i := range pairs {
+		seed := uint64(100 + i)
+		order := []bool{true, false}
+		if i%2 == 1 {
+			order = []bool{false, true}
+		}
+		var pair [2]float64
+		for _, withOurs := range order {
+			c := pass
+			if withOurs {
+				c = ours
+			}
+			tr := measure(t, c, sink, runs, seed)
+			t.Logf("pair %d, with our processors %v: %d spans in %v: %v", i+1, withOurs, tr.spans, tr.elapsed.Round(time.Millisecond), tr)
+			if withOurs {
+				withRates, withCPU = append(withRates, tr.rate()), append(withCPU, tr.cpuPer100k())
+				pair[0] = tr.rate()
+			} else {
+				withoutRates, withoutCPU = append(withoutRates, tr.rate()), append(withoutCPU, tr.cpuPer100k())
+				pair[1] = tr.rate()
+			}
+		}
+		pairRatios = append(pairRatios, pair[0]/pair[1])
+	}
+	ratio := median(pairRatios)
+	t.Logf("median of %d pairs, %d runs each: with [memory_limiter, agentguard, shapeonly, batch] %.0f spans/s, %.2f CPU s/100k spans; "+
+		"with [memory_limiter, batch] %.0f spans/s, %.2f CPU s/100k spans; throughput ratio: median of pair ratios %.2f "+
+		"(pairs %.2f), ratio of medians %.2f; CPU ratio %.2f",
+		pairs, runs, median(withRates), median(withCPU), median(withoutRates), median(withoutCPU), ratio, pairRatios,
+		median(withRates)/median(withoutRates), median(withCPU)/median(withoutCPU))
+	assert.GreaterOrEqual(t, ratio, 0.7, "end-to-end throughput with our processors, as a fraction of pass-through")
+}
+
+// TestMemoryUnderFlood sends 100,000 distinct runs (SCALE_FLOOD_RUNS) as fast as the collector takes them,
+// with agentguard's and shapeonly's bounds set low enough to be reached, and samples the collector's RSS.
+// run_attributes is set, so no run ends at its root span: every run's state stays until it is evicted,
+// the worst case for memory. shapeonly remembers each data-class call (one per support run, by trace and
+// call id), so max_tracked_calls is reached too. The RSS must level off once the bounds are reached.
+func TestMemoryUnderFlood(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		maxRuns, maxCalls int
+	}{
+		{"low bounds", 5000, 1000},
+		{"default bounds", 50_000, 100_000},
+	} {
+		t.Run(tc.name, func(t *testing.T) { flood(t, tc.maxRuns, tc.maxCalls) })
+	}
+}
+
+func flood(t *testing.T, maxRuns, maxCalls int) {
+	const limitMiB = 512
+	runs := envInt("SCALE_FLOOD_RUNS", 100_000)
+	sink := collectortest.Start(t, sinkTemplate, nil)
+	c := collectortest.Start(t, underTestTemplate(t, true, func(cfg map[string]any) {
+		set(cfg, "processors.agentguard.max_runs", maxRuns)
+		set(cfg, "processors.agentguard.run_attributes", []any{"gen_ai.conversation.id"})
+		set(cfg, "processors.shapeonly.max_tracked_calls", maxCalls)
+		set(cfg, "processors.memory_limiter", map[string]any{"check_interval": "1s", "limit_mib": limitMiB, "spike_limit_mib": 128})
+	}), map[string]string{"Sink": sink.GRPC})
+
+	pid := c.PID()
+	idle := procRSS(t, pid)
+	rss := poll(500*time.Millisecond, func() (float64, bool) {
+		b, ok := readRSS(pid)
+		return float64(b), ok
+	})
+	start := time.Now()
+	tr := measure(t, c, sink, runs, 7)
+	samples := rss.end()
+	require.NotEmpty(t, samples)
+
+	// Levelling off: the highest RSS of the flood's second half against its second quarter. The low
+	// max_runs is reached after 2.5% of the flood (two run keys per GenAI run, see docs/scaling.md),
+	// the default one after a quarter.
+	var q2, h2, peak float64
+	for _, s := range samples {
+		at := s.at.Sub(start)
+		switch {
+		case at >= tr.elapsed/4 && at < tr.elapsed/2:
+			q2 = max(q2, s.v)
+		case at >= tr.elapsed/2:
+			h2 = max(h2, s.v)
+		}
+		peak = max(peak, s.v)
+	}
+	active := c.Metric("otelcol_agentguard_runs_active", nil)
+	evicted := c.Metric("otelcol_agentguard_runs_evicted", map[string]string{"reason": "capacity"})
+	callsEvicted := c.Metric("otelcol_shapeonly_calls_evicted", map[string]string{"reason": "capacity"})
+	refused := c.Metric("otelcol_receiver_refused_spans", nil)
+	mib := func(b float64) float64 { return b / (1 << 20) }
+	t.Logf("flood: %d runs, %d spans in %v (%v); RSS idle %.0f MiB, peak %.0f MiB, max in 2nd quarter %.0f MiB, "+
+		"max in 2nd half %.0f MiB (memory_limiter limit %d MiB); agentguard runs_active %.0f (max_runs %d), "+
+		"evicted for capacity %.0f; shapeonly calls evicted for capacity %.0f (max_tracked_calls %d); refused spans %.0f",
+		runs, tr.spans, tr.elapsed.Round(time.Second), tr, mib(float64(idle)), mib(peak), mib(q2), mib(h2), limitMiB,
+		active, maxRuns, evicted, callsEvicted, maxCalls, refused)
+	for i, s := range samples {
+		if i%40 == 0 {
+			t.Logf("  RSS at %5.1fs: %.0f MiB", s.at.Sub(start).Seconds(), mib(s.v))
+		}
+	}
+
+	assert.LessOrEqual(t, active, float64(maxRuns), "agentguard keeps at most max_runs runs")
+	assert.Positive(t, evicted, "the flood reached max_runs")
+	if runs/11 > maxCalls { // one data-class call per support run, one run in eleven
+		assert.Positive(t, callsEvicted, "the flood reached max_tracked_calls")
+	}
+	assert.LessOrEqual(t, h2, 1.2*q2, "RSS levels off: the second half of the flood grows it by at most 20%")
+	assert.Less(t, mib(peak), float64(limitMiB), "RSS stays under the memory_limiter limit")
+}
