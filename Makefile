@@ -36,6 +36,7 @@ test: vet check-generate unit rules e2e
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags scale ./test/scale/
 
 unit:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /test/e2e)
