@@ -1,5 +1,7 @@
 package countsonly
 
+import "github.com/agentotel/agentotel/internal/jsonraw"
+
 // Withheld is the replacement for a string value that is not under a kept key.
 const Withheld = "[withheld]"
 
@@ -65,15 +67,4 @@ func (s *Shaper) AppendJSON(dst, src []byte) ([]byte, Stats, error) {
 // whitespace it starts with '{' or '['. Scalars such as "42" or "\"x\"" are deliberately not
 // treated as JSON, so a numeric-looking customer string such as a phone number is withheld,
 // not kept as a number.
-func LooksLikeJSON(b []byte) bool {
-	for _, c := range b {
-		switch c {
-		case ' ', '\n', '\t', '\r':
-			continue
-		case '{', '[':
-			return true
-		}
-		return false
-	}
-	return false
-}
+func LooksLikeJSON(b []byte) bool { return jsonraw.IsContainer(b) }
