@@ -46,11 +46,16 @@ export function makeCapture(otel, { serviceName, sdk, register = true, exporter:
       summary.push({ scenario: scenario.name, spans: spans.length, traces: traceIds.size });
       exporter.reset();
     },
-    // write writes traces.json (JSON lines, scenario order).
-    async write(path) {
+    // write writes the runs recorded since the last write (JSON lines, in
+    // run order) to path, e.g. traces.json. With { close: false } the provider
+    // stays up, so one capture program can write several files (traces.json,
+    // outcomes.json, variants).
+    async write(path, { close = true } = {}) {
       writeFileSync(path, lines.join("\n") + "\n");
       for (const s of summary) console.log(`${sdk}: ${s.scenario}: ${s.spans} spans in ${s.traces} trace(s)`);
-      await provider.shutdown();
+      lines.length = 0;
+      summary.length = 0;
+      if (close) await provider.shutdown();
     },
   };
 }

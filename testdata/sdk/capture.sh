@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates testdata/sdk/*/traces.json: installs each SDK folder's pinned
+# Regenerates testdata/sdk/*/traces.json (and the other captures a folder
+# writes: outcomes.json, variants): installs each SDK folder's pinned
 # packages (npm ci, from its package-lock.json) and runs its capture.mjs.
 # Needs Node 20+ and npm with the npm registry reachable; the captures
 # themselves make no network calls (scripted models).
@@ -13,11 +14,12 @@ cd "$(dirname "$0")"
 export MASTRA_TELEMETRY_DISABLED=1
 # Never let an SDK's own exporter or tracing backend be configured from the
 # environment of whoever runs this.
-unset OTEL_EXPORTER_OTLP_ENDPOINT OTEL_EXPORTER_OTLP_TRACES_ENDPOINT OPENAI_API_KEY LANGSMITH_TRACING LANGCHAIN_TRACING_V2 || true
+unset OTEL_EXPORTER_OTLP_ENDPOINT OTEL_EXPORTER_OTLP_TRACES_ENDPOINT OPENAI_API_KEY OPENAI_BASE_URL ANTHROPIC_API_KEY ANTHROPIC_BASE_URL \
+  GOOGLE_API_KEY GEMINI_API_KEY GOOGLE_GENAI_USE_VERTEXAI TRACELOOP_API_KEY TRACELOOP_BASE_URL LANGSMITH_TRACING LANGCHAIN_TRACING_V2 || true
 
 sdks=("$@")
 if [ ${#sdks[@]} -eq 0 ]; then
-  sdks=(ai-v6 ai-v7-otel langgraph-openinference openai-agents-openinference mastra-otel)
+  sdks=(ai-v6 ai-v7-otel langgraph-openinference openai-agents-openinference mastra-otel adk-js)
 fi
 
 for sdk in "${sdks[@]}"; do
