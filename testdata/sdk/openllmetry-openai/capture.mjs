@@ -1,0 +1,161 @@
+// Captures OpenLLMetry JS traces (@traceloop/node-server-sdk with its OpenAI
+// instrumentation) for the five shared scenarios. The agent loop is plain
+// application code, as OpenLLMetry users write it: the run is wrapped in
+// withAgent({ name, associationProperties: { session_id } }), the model is the
+// real `openai` client (chat completions) and every tool runs inside
+// withTool({ name }). The client talks to a mock OpenAI-compatible server this
+// program starts on 127.0.0.1, which answers POST /v1/chat/completions from the
+// scenario script after counting the tool messages in the request. No other
+// network: Traceloop's prompt sync is off and its exporter is an in-memory one.
+// Output: traces.json next to this file (one OTLP JSON request per line).
+import { createServer } from "node:http";
+import * as traceloop from "@traceloop/node-server-sdk";
+import OpenAI from "openai";
+import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { scenarios, stepFor, makeToolRunner } from "../scenarios.mjs";
+import { makeCapture } from "../capture-lib.mjs";
+
+// Traceloop starts an OpenTelemetry NodeSDK. Keep it to traces and to a
+// resource without host or process details: no metric or log exporters, only
+// the environment resource detector, which adds the fixture's own attribute.
+process.env.OTEL_METRICS_EXPORTER = "none";
+process.env.OTEL_LOGS_EXPORTER = "none";
+process.env.OTEL_NODE_RESOURCE_DETECTORS = "env";
+process.env.OTEL_RESOURCE_ATTRIBUTES = "agentotel.fixture.sdk=openllmetry-openai";
+process.env.TRACELOOP_TRACE_CONTENT = "true";
+
+const memory = new InMemorySpanExporter();
+traceloop.initialize({
+  appName: "agentotel-fixture-openllmetry-openai",
+  exporter: memory,
+  disableBatch: true,
+  traceloopSyncEnabled: false,
+  silenceInitializationMessage: true,
+  instrumentModules: { openAI: OpenAI },
+});
+
+const capture = makeCapture(
+  { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, resourceFromAttributes, JsonTraceSerializer },
+  {
+    serviceName: "agentotel-fixture-openllmetry-openai",
+    sdk: "openllmetry-openai",
+    register: false,
+    exporter: memory,
+    flush: () => traceloop.forceFlush(),
+  },
+);
+
+// The mock chat-completions server. `current` is the scenario being run.
+let current = null;
+let calls = 0;
+
+function completion(body) {
+  const messages = body.messages ?? [];
+  const seen = messages.filter((m) => m.role === "tool").length;
+  const step = stepFor(current, seen);
+  const n = calls++;
+  const message = step.text
+    ? { role: "assistant", content: step.text, refusal: null }
+    : {
+        role: "assistant",
+        content: null,
+        refusal: null,
+        tool_calls: [
+          {
+            id: `call_${current.name}_${seen + 1}`,
+            type: "function",
+            function: { name: step.tool, arguments: JSON.stringify(step.args) },
+          },
+        ],
+      };
+  const inTok = 100 + 20 * seen;
+  const outTok = step.text ? 20 : 15;
+  return {
+    id: `chatcmpl_${current.name}_${n}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: "scripted-model",
+    choices: [{ index: 0, message, logprobs: null, finish_reason: step.text ? "stop" : "tool_calls" }],
+    usage: { prompt_tokens: inTok, completion_tokens: outTok, total_tokens: inTok + outTok },
+    system_fingerprint: "fp_fixture",
+  };
+}
+
+const server = createServer((req, res) => {
+  let raw = "";
+  req.on("data", (c) => (raw += c));
+  req.on("end", () => {
+    const send = (status, obj) => {
+      res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${calls}` });
+      res.end(JSON.stringify(obj));
+    };
+    if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
+      return send(404, { error: { message: `unexpected ${req.method} ${req.url}` } });
+    }
+    send(200, completion(JSON.parse(raw)));
+  });
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const client = new OpenAI({
+  apiKey: "sk-fixture-not-a-key",
+  baseURL: `http://127.0.0.1:${server.address().port}/v1`,
+  maxRetries: 0,
+});
+
+function toolDefs(scenario) {
+  return Object.entries(scenario.tools).map(([name, def]) => ({
+    type: "function",
+    function: {
+      name,
+      description: def.description,
+      parameters: {
+        type: "object",
+        properties: Object.fromEntries(Object.entries(def.params).map(([k, t]) => [k, { type: t }])),
+        required: Object.keys(def.params),
+        additionalProperties: false,
+      },
+    },
+  }));
+}
+
+try {
+  for (const scenario of scenarios) {
+    current = scenario;
+    calls = 0;
+    const runTool = makeToolRunner(scenario);
+    const tools = toolDefs(scenario);
+    await capture.run(scenario, async () => {
+      let toolResults = 0;
+      await traceloop.withAgent({ name: scenario.agent, associationProperties: { session_id: scenario.runId } }, async () => {
+        const messages = [
+          { role: "system", content: scenario.system },
+          { role: "user", content: scenario.prompt },
+        ];
+        for (let round = 0; round <= scenario.steps.length; round++) {
+          const reply = await client.chat.completions.create({ model: "scripted-model", messages, tools });
+          const msg = reply.choices[0].message;
+          messages.push(msg);
+          if (!msg.tool_calls?.length) return msg.content;
+          for (const call of msg.tool_calls) {
+            const args = JSON.parse(call.function.arguments);
+            // withTool records its function's arguments as traceloop.entity.input
+            // and its return value as traceloop.entity.output.
+            const result = await traceloop.withTool({ name: call.function.name }, async (input) => runTool(call.function.name, input), args);
+            messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
+            toolResults++;
+          }
+        }
+        throw new Error(`${scenario.name}: no final answer`);
+      });
+      if (toolResults !== scenario.steps.length - 1) {
+        throw new Error(`${scenario.name}: ${toolResults} tool results, want ${scenario.steps.length - 1}`);
+      }
+    });
+  }
+  await capture.write(new URL("./traces.json", import.meta.url));
+} finally {
+  server.close();
+}
