@@ -6,6 +6,7 @@
 // (ExportTraceServiceRequest, hex ids), one request per line per scenario run.
 
 import { writeFileSync } from "node:fs";
+import { CONTINUE_TEXT, NUDGE_TEXT, MAX_ROUNDS } from "./scenarios.mjs";
 
 // makeCapture sets up a tracer provider with an in-memory exporter.
 //   otel: { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor,
@@ -71,4 +72,58 @@ export function countToolResults(messages) {
     }
   }
   return n;
+}
+
+// outerLoop runs the outer agent loop of an outcome scenario (see
+// outcomeScenarios in scenarios.mjs) and checks what it counted against
+// scenario.expect, so a capture fails if the SDK or the scripted model did
+// not behave as scripted.
+//   callModel(round): makes one model call on the conversation so far, runs
+//     the reply's tool calls (or lets the SDK run them) and appends the reply
+//     and the tool results to the conversation. Returns
+//     { finish, text, toolCalls }: the reply's finish reason as the loop reads
+//     it ("length" when cut at the output limit), its text, and the number of
+//     tool calls it made.
+//   appendUserText(text): appends user text to the conversation.
+//   toolFailures(): the number of tool calls that threw so far.
+export async function outerLoop(scenario, { callModel, appendUserText, toolFailures }) {
+  const started = Date.now();
+  const n = { rounds: 0, cut_offs: 0, continuations: 0, empty_replies: 0 };
+  let continued = false;
+  let nudged = false;
+  let last;
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    last = await callModel(round);
+    n.rounds++;
+    last.cut = last.finish === "length";
+    last.empty = !last.text && last.toolCalls === 0;
+    if (last.cut) n.cut_offs++;
+    if (last.empty) n.empty_replies++;
+    if (last.cut && !continued) {
+      appendUserText(CONTINUE_TEXT);
+      continued = true;
+      n.continuations++;
+      continue;
+    }
+    if (last.empty && !nudged) {
+      appendUserText(NUDGE_TEXT);
+      nudged = true;
+      continue;
+    }
+    if (last.toolCalls === 0) break;
+  }
+  const elapsedMs = Date.now() - started;
+  const budgetMs = scenario.expect.run_budget ? parseFloat(scenario.expect.run_budget) * 1000 : Infinity;
+  let outcome = "answered";
+  if (elapsedMs > budgetMs) outcome = "over_budget";
+  else if (last.cut) outcome = "cut_off";
+  else if (last.empty) outcome = "empty";
+  else if (last.toolCalls > 0) outcome = "max_rounds";
+  const got = { outcome, ...n, tool_failures: toolFailures() };
+  for (const [k, v] of Object.entries(got)) {
+    if (scenario.expect[k] !== v) {
+      throw new Error(`${scenario.name}: ${k} = ${v}, want ${scenario.expect[k]} (${JSON.stringify(got)})`);
+    }
+  }
+  return { ...got, elapsedMs };
 }

@@ -31,3 +31,7 @@ for sdk in "${sdks[@]}"; do
     node capture.mjs
   )
 done
+
+# Every capture parses as OTLP JSON, one trace per line, and holds no network
+# address.
+node check.mjs

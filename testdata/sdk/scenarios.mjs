@@ -218,3 +218,177 @@ export function makeToolRunner(scenario) {
     return scenario.results[toolName](args, n);
   };
 }
+
+// ---------------------------------------------------------------------------
+// Outcome scenarios: how a run ended. Each is one run (one trace) of an outer
+// loop that the capture program implements around the SDK's model call, the
+// loop from the "every exit is an answer" design (see outerLoop in
+// capture-lib.mjs):
+//
+//   for round in 1..8:
+//     reply = model(messages)
+//     cut at the output limit ('length') and not yet continued:
+//       append CONTINUE_TEXT as user text, continue (once)
+//     empty (no text, no tool call) and not yet nudged:
+//       append NUDGE_TEXT as user text, continue (once)
+//     run the reply's tool calls (a tool that throws: its error is the result)
+//     stop when the reply has no tool calls
+//
+// A scenario has the fields of a seed scenario, plus:
+//   - steps:  the scripted model: step i is what the model emits after it has
+//             seen i tool results and control texts (CONTINUE_TEXT, NUDGE_TEXT)
+//             in the conversation so far (see outcomeStepFor):
+//               { tool, args }           a tool call (finish reason tool calls)
+//               { text }                 a final answer (finish reason stop)
+//               { text, cut: true }      text cut at the output limit (finish reason length)
+//               { empty: true }          an empty reply: no text, no tool call (finish reason stop)
+//   - expect: what the loop must count: { outcome, rounds, cut_offs,
+//             continuations, empty_replies, tool_failures, run_budget }
+//             (rounds = model calls; run_budget "" when none is configured)
+
+export const CONTINUE_TEXT = "Continue exactly where it stopped, without repeating anything.";
+export const NUDGE_TEXT = "Call a tool or give your final answer.";
+export const MAX_ROUNDS = 8;
+
+const INCIDENT = {
+  id: "INC-4411",
+  service: "checkout",
+  status: "resolved",
+  opened_at: "09:12",
+  resolved_at: "09:41",
+  events: ["09:12 502s from checkout", "09:20 deploy of build b_88231 identified", "09:30 rollback started", "09:41 error rate normal"],
+};
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export const outcomeScenarios = [
+  {
+    name: "cutoff-continued",
+    agent: "cutoff-continued-agent",
+    runId: "run-cutoff-continued-0001",
+    system: "You are an incident reporter. Write a complete incident summary.",
+    prompt: "Write the incident report for INC-4411.",
+    tools: {
+      get_incident: { description: "Get an incident record.", params: { incident_id: "string" } },
+    },
+    steps: [
+      { tool: "get_incident", args: { incident_id: "INC-4411" } },
+      { text: "INC-4411: checkout returned 502s from 09:12. The cause was the deploy of build b_88231; the rollback", cut: true },
+      { text: " started at 09:30 and the error rate was normal again at 09:41." },
+    ],
+    results: { get_incident: () => ({ ...INCIDENT }) },
+    expect: { outcome: "answered", rounds: 3, cut_offs: 1, continuations: 1, empty_replies: 0, tool_failures: 0, run_budget: "" },
+  },
+  {
+    name: "cutoff-left",
+    agent: "cutoff-left-agent",
+    runId: "run-cutoff-left-0001",
+    system: "You are an incident reporter. Write a complete incident summary.",
+    prompt: "Write the full incident timeline for INC-4411.",
+    tools: {
+      get_incident: { description: "Get an incident record.", params: { incident_id: "string" } },
+    },
+    steps: [
+      { tool: "get_incident", args: { incident_id: "INC-4411" } },
+      { text: "INC-4411 timeline. 09:12: checkout starts returning 502s. 09:20: the deploy of build b_88231", cut: true },
+      { text: " is identified as the cause. 09:30: the rollback starts. 09:41: the error rate", cut: true },
+    ],
+    results: { get_incident: () => ({ ...INCIDENT }) },
+    expect: { outcome: "cut_off", rounds: 3, cut_offs: 2, continuations: 1, empty_replies: 0, tool_failures: 0, run_budget: "" },
+  },
+  {
+    name: "empty-nudged",
+    agent: "empty-nudged-agent",
+    runId: "run-empty-nudged-0001",
+    system: "You answer questions from the knowledge base.",
+    prompt: "How do I rotate an API key?",
+    tools: {
+      search_kb: { description: "Search the knowledge base.", params: { query: "string" } },
+    },
+    steps: [
+      { tool: "search_kb", args: { query: "rotate API key" } },
+      { empty: true },
+      { text: "Open Settings > API keys, create a new key, switch your clients to it, then revoke the old key." },
+    ],
+    results: {
+      search_kb: () => ({ results: [{ title: "Rotating API keys", id: "kb_112" }], total: 1 }),
+    },
+    expect: { outcome: "answered", rounds: 3, cut_offs: 0, continuations: 0, empty_replies: 1, tool_failures: 0, run_budget: "" },
+  },
+  {
+    name: "empty-left",
+    agent: "empty-left-agent",
+    runId: "run-empty-left-0001",
+    system: "You answer questions from the knowledge base.",
+    prompt: "What is the retention period for audit logs?",
+    tools: {
+      search_kb: { description: "Search the knowledge base.", params: { query: "string" } },
+    },
+    steps: [{ tool: "search_kb", args: { query: "audit log retention" } }, { empty: true }, { empty: true }],
+    results: {
+      search_kb: () => ({ results: [{ title: "Audit logs", id: "kb_207" }], total: 1 }),
+    },
+    expect: { outcome: "empty", rounds: 3, cut_offs: 0, continuations: 0, empty_replies: 2, tool_failures: 0, run_budget: "" },
+  },
+  {
+    name: "tool-throws",
+    agent: "tool-throws-agent",
+    runId: "run-tool-throws-0001",
+    system: "You are an order support agent.",
+    prompt: "Where is order o_5521?",
+    tools: {
+      lookup_order: { description: "Look up an order in the order service.", params: { order_id: "string" } },
+      lookup_order_cache: { description: "Look up an order in the read cache.", params: { order_id: "string" } },
+    },
+    steps: [
+      { tool: "lookup_order", args: { order_id: "o_5521" } },
+      { tool: "lookup_order_cache", args: { order_id: "o_5521" } },
+      { text: "Order o_5521 shipped on 3 March and should arrive within two days." },
+    ],
+    results: {
+      lookup_order: () => {
+        throw new Error("upstream 503");
+      },
+      lookup_order_cache: () => ({ order_id: "o_5521", status: "shipped", shipped_on: "03-03", cached: true }),
+    },
+    expect: { outcome: "answered", rounds: 3, cut_offs: 0, continuations: 0, empty_replies: 0, tool_failures: 1, run_budget: "" },
+  },
+  {
+    name: "over-budget",
+    agent: "over-budget-agent",
+    runId: "run-over-budget-0001",
+    system: "You export reports.",
+    prompt: "Export the Q1 sales report, all three parts.",
+    tools: {
+      export_report: { description: "Export one part of a report (slow).", params: { part: "number" } },
+    },
+    steps: [
+      { tool: "export_report", args: { part: 1 } },
+      { tool: "export_report", args: { part: 2 } },
+      { tool: "export_report", args: { part: 3 } },
+      { text: "The Q1 sales report is exported in three parts." },
+    ],
+    results: {
+      // A real 1.5 s wait: the run (three calls) takes more than 4.5 s.
+      export_report: async (args) => {
+        await sleep(1500);
+        return { part: args.part, rows: 1000 * args.part, ok: true };
+      },
+    },
+    expect: { outcome: "over_budget", rounds: 4, cut_offs: 0, continuations: 0, empty_replies: 0, tool_failures: 0, run_budget: "2s" },
+  },
+];
+
+// countControls counts the loop's control texts (continuations and nudges)
+// in a conversation, in whatever message format the SDK uses.
+export function countControls(messages) {
+  const s = JSON.stringify(messages ?? []);
+  return s.split(CONTINUE_TEXT).length - 1 + (s.split(NUDGE_TEXT).length - 1);
+}
+
+// outcomeStepFor returns the scripted step for a conversation in which
+// `toolResults` tool results and `controls` control texts have been seen.
+export function outcomeStepFor(scenario, toolResults, controls) {
+  const i = Math.min(toolResults + controls, scenario.steps.length - 1);
+  return scenario.steps[i];
+}
