@@ -1,0 +1,133 @@
+package agentspan
+
+import (
+	"strings"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+)
+
+// Convention declares how one instrumentation writes agent telemetry. Everything recognition knows
+// about a convention is here, so adding one is one file (and its captured fixture and its row in
+// docs/conventions.md).
+type Convention struct {
+	// Name identifies the convention in docs, tests and config errors.
+	Name string
+	// Claim reports whether a span is this convention's and what it stands for. The registry asks the
+	// conventions in order; the first claim wins.
+	Claim func(s Span) (Role, bool)
+
+	// ToolName, CallID, Arguments and Result are the attributes of a tool span, tried in order.
+	ToolName, CallID, Arguments, Result []string
+	// ToolFromSpanName, when set, names the tool from the span name when no ToolName attribute does.
+	ToolFromSpanName func(spanName string) string
+	// Unwrap, when set, returns the result inside a convention's own envelope and the call id the
+	// envelope carries (LangChain's ToolMessage); ok is false when raw is no such envelope.
+	Unwrap func(raw []byte) (result []byte, callID string, ok bool)
+
+	// AgentName are the attributes naming the agent on any of its spans; AgentSpanName those naming it
+	// on agent spans only. AgentFromSpanName names it from an agent span's name when they are absent;
+	// AgentFromRootName from the trace's root span's name.
+	AgentName, AgentSpanName             []string
+	AgentFromSpanName, AgentFromRootName bool
+	// RunID are the attributes naming the run or session a span belongs to.
+	RunID []string
+
+	// Transcripts are the attributes holding a model call's messages, in reading order (inputs first).
+	Transcripts []Transcript
+	// FinishReason are the attributes recording why a model call stopped (a string, a JSON array of
+	// strings, or a string array); FlatFinish are flattened ones, "<prefix><i>.<suffix>".
+	FinishReason []string
+	FlatFinish   []FlatKey
+
+	// Structural are attributes that describe a call rather than carry its data: names, ids,
+	// operation, model, token counts, status, correlation ids. Shaping leaves them as they are.
+	Structural []string
+	// EventRoles maps the name of a per-message event (span event or log record) to the role of the
+	// message it carries ("" when the message says its own role).
+	EventRoles map[string]string
+}
+
+// Transcript is one place a convention writes a model call's messages.
+type Transcript struct {
+	// Key is the attribute: a JSON document in a string, or an OTLP array or map.
+	Key string
+	// Output marks the model's reply rather than its input.
+	Output bool
+	// Text marks a plain-text reply (not JSON): it carries model text and no tool traffic.
+	Text bool
+	// MayBeText marks an attribute that holds JSON messages or plain text (OpenInference's input.value,
+	// whose mime type says which): it is read when it is JSON and left to the content search when not.
+	// Any other transcript that is not JSON cannot be read, and is withheld whole.
+	MayBeText bool
+	// Flat, when set, describes a transcript flattened into indexed attributes under Key, a prefix.
+	Flat *FlatLayout
+}
+
+// FlatKey names "<Prefix><i>.<Suffix>" attributes.
+type FlatKey struct{ Prefix, Suffix string }
+
+// FlatLayout describes a transcript flattened into indexed attributes, as OpenInference
+// (llm.input_messages.{i}.message.*) and OpenLLMetry (gen_ai.prompt.{i}.*) write them. Every field
+// is a suffix under the message's "<Key><i>.".
+type FlatLayout struct {
+	Role string
+	// Content are a message's content attributes: an exact suffix, or a prefix when it ends in '.'
+	// (OpenInference's message.contents.{k}.message_content.text).
+	Content []string
+	// ToolCallID and Name identify the call a tool message answers (Name: legacy function messages,
+	// Ollama's tool_name).
+	ToolCallID, Name []string
+	// Calls is the prefix of a message's tool calls, "<Calls><j>.", with CallID, CallName and CallArgs
+	// suffixes under it.
+	Calls                      string
+	CallID, CallName, CallArgs string
+	// FinishReason is the suffix holding an output message's finish reason.
+	FinishReason string
+}
+
+// Span is what recognition reads of a span, span event or log record.
+type Span struct {
+	// Scope is the instrumentation scope name.
+	Scope string
+	// Name is the span name, or the event name of an event or log record.
+	Name  string
+	Attrs pcommon.Map
+	// Root marks a span without a parent.
+	Root bool
+}
+
+func str(attrs pcommon.Map, key string) string {
+	if v, ok := attrs.Get(key); ok && v.Type() == pcommon.ValueTypeStr {
+		return v.Str()
+	}
+	return ""
+}
+
+// firstStr returns the first of keys that holds a non-blank string, trimmed.
+func firstStr(attrs pcommon.Map, keys []string) string {
+	for _, k := range keys {
+		if s := strings.TrimSpace(str(attrs, k)); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstPresent returns the first of keys that attrs holds, or "".
+func firstPresent(attrs pcommon.Map, keys []string) string {
+	for _, k := range keys {
+		if _, ok := attrs.Get(k); ok {
+			return k
+		}
+	}
+	return ""
+}
+
+func hasPrefixKey(attrs pcommon.Map, prefix string) bool {
+	found := false
+	attrs.Range(func(k string, _ pcommon.Value) bool {
+		found = strings.HasPrefix(k, prefix)
+		return !found
+	})
+	return found
+}

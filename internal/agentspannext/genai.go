@@ -1,0 +1,57 @@
+package agentspan
+
+import "strings"
+
+// genAI is the OpenTelemetry GenAI semantic conventions: gen_ai.operation.name says what a span is.
+// Transcripts are gen_ai.input.messages / gen_ai.output.messages, JSON text or OTLP structured values,
+// on model spans and on gen_ai.client.inference.operation.details events; older instrumentations
+// emit one event per message (gen_ai.user.message ... gen_ai.choice) as span events or log records.
+var genAI = Convention{
+	Name: "genai",
+	Claim: func(s Span) (Role, bool) {
+		op := str(s.Attrs, "gen_ai.operation.name")
+		if op == "" {
+			return RoleOther, false
+		}
+		switch op {
+		case "invoke_agent", "create_agent":
+			return RoleAgent, true
+		case "execute_tool":
+			return RoleTool, true
+		case "chat", "text_completion", "generate_content":
+			return RoleModel, true
+		}
+		return RoleOther, true
+	},
+	ToolName:  []string{"gen_ai.tool.name"},
+	CallID:    []string{"gen_ai.tool.call.id"},
+	Arguments: []string{"gen_ai.tool.call.arguments"},
+	Result:    []string{"gen_ai.tool.call.result"},
+	// The span name is "execute_tool {gen_ai.tool.name}" when the attribute is missing.
+	ToolFromSpanName: func(name string) string {
+		if rest, ok := strings.CutPrefix(name, "execute_tool"); ok {
+			return strings.TrimSpace(rest)
+		}
+		return ""
+	},
+	AgentName: []string{"gen_ai.agent.name"},
+	RunID:     []string{"gen_ai.conversation.id"},
+	Transcripts: []Transcript{
+		{Key: "gen_ai.input.messages"},
+		{Key: "gen_ai.output.messages", Output: true},
+	},
+	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	Structural: []string{
+		"gen_ai.operation.name", "gen_ai.agent.id", "gen_ai.agent.description", "gen_ai.tool.type",
+		"gen_ai.tool.description", "gen_ai.provider.name", "gen_ai.system", "gen_ai.request.model",
+		"gen_ai.response.model", "gen_ai.response.id", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
+		"gen_ai.request.temperature", "gen_ai.request.max_tokens", "gen_ai.output.type", "gen_ai.data_source.id",
+	},
+	EventRoles: map[string]string{
+		"gen_ai.system.message":    "system",
+		"gen_ai.user.message":      "user",
+		"gen_ai.assistant.message": "assistant",
+		"gen_ai.tool.message":      "tool",
+		"gen_ai.choice":            "assistant",
+	},
+}

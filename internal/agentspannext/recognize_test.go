@@ -1,0 +1,283 @@
+package agentspan
+
+import (
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+)
+
+// attrsOf builds a span's attributes the way an SDK exporter hands them over.
+func attrsOf(t testing.TB, raw map[string]any) pcommon.Map {
+	t.Helper()
+	m := pcommon.NewMap()
+	if err := m.FromRaw(raw); err != nil {
+		t.Fatalf("FromRaw: %v", err)
+	}
+	return m
+}
+
+// TestRecognize covers each convention's agent, tool, model and other spans with the attributes the
+// SDKs really write (docs/conventions.md), including the spans that carry a second convention's keys.
+func TestRecognize(t *testing.T) {
+	tests := []struct {
+		name  string
+		span  string
+		attrs map[string]any
+		want  View
+	}{
+		// GenAI semantic conventions.
+		{
+			name: "genai agent", span: "invoke_agent support",
+			attrs: map[string]any{"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support", "gen_ai.provider.name": "openai"},
+			want:  View{Role: RoleAgent, Convention: &genAI, Agent: "support"},
+		},
+		{
+			name: "genai create_agent", span: "create_agent support",
+			attrs: map[string]any{"gen_ai.operation.name": "create_agent", "gen_ai.agent.name": "support"},
+			want:  View{Role: RoleAgent, Convention: &genAI, Agent: "support"},
+		},
+		{
+			name: "genai tool", span: "execute_tool find_customer",
+			attrs: map[string]any{
+				"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer", "gen_ai.tool.call.id": " call_1 ",
+				"gen_ai.tool.call.arguments": `{"query":"Ada"}`, "gen_ai.tool.call.result": `{"rows":[]}`,
+				"gen_ai.agent.name": "support",
+			},
+			want: View{Role: RoleTool, Convention: &genAI, Tool: "find_customer", CallID: "call_1",
+				ArgsKey: "gen_ai.tool.call.arguments", ResultKey: "gen_ai.tool.call.result", Agent: "support"},
+		},
+		{
+			name: "genai tool named only by its span", span: "execute_tool  lookup ",
+			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.call.id": "c2"},
+			want:  View{Role: RoleTool, Convention: &genAI, Tool: "lookup", CallID: "c2"},
+		},
+		{
+			name: "genai tool without result", span: "execute_tool t",
+			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "gen_ai.tool.call.arguments": "{}"},
+			want:  View{Role: RoleTool, Convention: &genAI, Tool: "t", ArgsKey: "gen_ai.tool.call.arguments"},
+		},
+		{
+			name: "genai chat", span: "chat gpt-4.1",
+			attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": "[]", "gen_ai.system": "openai"},
+			want:  View{Role: RoleModel, Convention: &genAI},
+		},
+		{
+			name: "genai text_completion", span: "text_completion",
+			attrs: map[string]any{"gen_ai.operation.name": "text_completion"},
+			want:  View{Role: RoleModel, Convention: &genAI},
+		},
+		{
+			name: "genai generate_content", span: "generate_content gemini",
+			attrs: map[string]any{"gen_ai.operation.name": "generate_content"},
+			want:  View{Role: RoleModel, Convention: &genAI},
+		},
+		{
+			name: "genai embeddings is other", span: "embeddings",
+			attrs: map[string]any{"gen_ai.operation.name": "embeddings"},
+			want:  View{Role: RoleOther, Convention: &genAI},
+		},
+		{
+			// Some SDKs emit both: GenAI wins.
+			name: "genai beats openinference", span: "x",
+			attrs: map[string]any{"gen_ai.operation.name": "chat", "openinference.span.kind": "TOOL", "tool.name": "t"},
+			want:  View{Role: RoleModel, Convention: &genAI},
+		},
+
+		// OpenInference.
+		{
+			name: "openinference agent", span: "support",
+			attrs: map[string]any{"openinference.span.kind": "AGENT", "agent.name": "support", "input.value": "refund Ada"},
+			want:  View{Role: RoleAgent, Convention: &openInference, Agent: "support"},
+		},
+		{
+			name: "openinference tool", span: "find_customer",
+			attrs: map[string]any{
+				"openinference.span.kind": "TOOL", "tool.name": "find_customer", "tool_call.id": "oi_1 ",
+				"input.value": `{"query":"Ada"}`, "output.value": `{"rows":[]}`, "input.mime_type": "application/json",
+			},
+			want: View{Role: RoleTool, Convention: &openInference, Tool: "find_customer", CallID: "oi_1",
+				ArgsKey: "input.value", ResultKey: "output.value"},
+		},
+		{
+			name: "openinference kind in lower case", span: "t",
+			attrs: map[string]any{"openinference.span.kind": "tool", "tool.name": "t"},
+			want:  View{Role: RoleTool, Convention: &openInference, Tool: "t"},
+		},
+		{
+			name: "openinference llm", span: "ChatCompletion",
+			attrs: map[string]any{"openinference.span.kind": "LLM", "llm.input_messages.0.message.role": "user"},
+			want:  View{Role: RoleModel, Convention: &openInference},
+		},
+		{
+			name: "openinference chain is other", span: "RunnableSequence",
+			attrs: map[string]any{"openinference.span.kind": "CHAIN"},
+			want:  View{Role: RoleOther, Convention: &openInference},
+		},
+
+		// Vercel AI SDK.
+		{
+			name: "vercel agent", span: "ai.generateText",
+			attrs: map[string]any{"ai.operationId": "ai.generateText", "ai.telemetry.functionId": "support", "operation.name": "ai.generateText support"},
+			want:  View{Role: RoleAgent, Convention: &vercelAI, Agent: "support"},
+		},
+		{
+			name: "vercel streamObject agent", span: "ai.streamObject",
+			attrs: map[string]any{"ai.operationId": "ai.streamObject"},
+			want:  View{Role: RoleAgent, Convention: &vercelAI},
+		},
+		{
+			name: "vercel v4 tool", span: "ai.toolCall",
+			attrs: map[string]any{
+				"ai.operationId": "ai.toolCall", "ai.toolCall.name": "findCustomer", "ai.toolCall.id": "v1",
+				"ai.toolCall.args": `{"query":"Ada"}`, "ai.toolCall.result": `{"rows":[]}`, "ai.telemetry.functionId": "support",
+			},
+			want: View{Role: RoleTool, Convention: &vercelAI, Tool: "findCustomer", CallID: "v1",
+				ArgsKey: "ai.toolCall.args", ResultKey: "ai.toolCall.result", Agent: "support"},
+		},
+		{
+			name: "vercel v5 tool", span: "ai.toolCall",
+			attrs: map[string]any{
+				"ai.operationId": "ai.toolCall", "ai.toolCall.name": "findCustomer", "ai.toolCall.id": " v2",
+				"ai.toolCall.input": `{"query":"Ada"}`, "ai.toolCall.output": `{"rows":[]}`,
+			},
+			want: View{Role: RoleTool, Convention: &vercelAI, Tool: "findCustomer", CallID: "v2",
+				ArgsKey: "ai.toolCall.input", ResultKey: "ai.toolCall.output"},
+		},
+		{
+			name: "vercel tool recognised by span name alone", span: "ai.toolCall",
+			attrs: map[string]any{"ai.toolCall.name": "findCustomer", "ai.toolCall.id": "v3"},
+			want:  View{Role: RoleTool, Convention: &vercelAI, Tool: "findCustomer", CallID: "v3"},
+		},
+		{
+			// The SDK sets gen_ai.system and gen_ai.request.model on doGenerate, never gen_ai.operation.name:
+			// the span must stay a Vercel model span, not an unknown GenAI one.
+			name: "vercel doGenerate with gen_ai keys", span: "ai.generateText.doGenerate",
+			attrs: map[string]any{
+				"ai.operationId": "ai.generateText.doGenerate", "gen_ai.system": "openai.chat", "gen_ai.request.model": "gpt-4.1",
+				"gen_ai.response.model": "gpt-4.1-2025-04-14", "ai.prompt.messages": "[]", "ai.telemetry.functionId": "support",
+			},
+			want: View{Role: RoleModel, Convention: &vercelAI, Agent: "support"},
+		},
+		{
+			name: "vercel doStream", span: "ai.streamText.doStream",
+			attrs: map[string]any{"ai.operationId": "ai.streamText.doStream", "gen_ai.system": "anthropic.messages"},
+			want:  View{Role: RoleModel, Convention: &vercelAI},
+		},
+		{
+			name: "vercel doGenerate by span name", span: "ai.generateObject.doGenerate",
+			attrs: map[string]any{"gen_ai.system": "openai.chat"},
+			want:  View{Role: RoleModel, Convention: &vercelAI},
+		},
+		{
+			name: "vercel embed is other", span: "ai.embed",
+			attrs: map[string]any{"ai.operationId": "ai.embed"},
+			want:  View{Role: RoleOther, Convention: &vercelAI},
+		},
+
+		// OpenLLMetry.
+		{
+			name: "openllmetry agent", span: "support.agent",
+			attrs: map[string]any{"traceloop.span.kind": "agent", "traceloop.entity.name": "support", "traceloop.workflow.name": "support"},
+			want:  View{Role: RoleAgent, Convention: &openLLMetry, Agent: "support"},
+		},
+		{
+			name: "openllmetry workflow", span: "refunds.workflow",
+			attrs: map[string]any{"traceloop.span.kind": "workflow", "traceloop.entity.name": "refunds"},
+			want:  View{Role: RoleAgent, Convention: &openLLMetry, Agent: "refunds"},
+		},
+		{
+			name: "openllmetry tool", span: "find_customer.tool",
+			attrs: map[string]any{
+				"traceloop.span.kind": "tool", "traceloop.entity.name": "find_customer", "traceloop.entity.tool_call_id": " t1 ",
+				"traceloop.entity.input": `{"query":"Ada"}`, "traceloop.entity.output": `{"rows":[]}`,
+			},
+			want: View{Role: RoleTool, Convention: &openLLMetry, Tool: "find_customer", CallID: "t1",
+				ArgsKey: "traceloop.entity.input", ResultKey: "traceloop.entity.output"},
+		},
+		{
+			// The openai instrumentation writes no traceloop kind on the model span: the flattened prompt
+			// is what marks it, next to gen_ai.system that every convention may carry.
+			name: "openllmetry model by gen_ai.prompt", span: "openai.chat",
+			attrs: map[string]any{
+				"gen_ai.system": "openai", "llm.request.type": "chat", "gen_ai.request.model": "gpt-4.1",
+				"gen_ai.prompt.0.role": "system", "gen_ai.prompt.0.content": "You are helpful.",
+				"gen_ai.prompt.1.role": "user", "gen_ai.prompt.1.content": "refund Ada",
+				"traceloop.workflow.name": "support",
+			},
+			want: View{Role: RoleModel, Convention: &openLLMetry},
+		},
+		{
+			name: "openllmetry model by gen_ai.completion alone", span: "openai.chat",
+			attrs: map[string]any{"gen_ai.completion.0.role": "assistant", "gen_ai.completion.0.content": "done"},
+			want:  View{Role: RoleModel, Convention: &openLLMetry},
+		},
+		{
+			name: "openllmetry task is other", span: "fetch.task",
+			attrs: map[string]any{"traceloop.span.kind": "task", "traceloop.entity.name": "fetch"},
+			want:  View{Role: RoleOther, Convention: &openLLMetry},
+		},
+
+		// Not agent telemetry.
+		{
+			name: "http span", span: "GET /customers",
+			attrs: map[string]any{"http.request.method": "GET", "url.path": "/customers", "gen_ai.system": "openai"},
+			want:  View{},
+		},
+		{
+			name: "empty", span: "",
+			attrs: map[string]any{},
+			want:  View{},
+		},
+		{
+			// A non-string operation is not a GenAI span: str() only reads strings.
+			name: "non-string operation", span: "x",
+			attrs: map[string]any{"gen_ai.operation.name": int64(3)},
+			want:  View{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Default.Recognize(Span{Name: tt.span, Attrs: attrsOf(t, tt.attrs)})
+			if got != tt.want {
+				t.Errorf("Recognize(%q) =\n %+v\nwant\n %+v", tt.span, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRoleStrings(t *testing.T) {
+	for r, want := range map[Role]string{RoleOther: "other", RoleAgent: "agent", RoleTool: "tool", RoleModel: "model", Role(99): "other"} {
+		if got := r.String(); got != want {
+			t.Errorf("Role(%d).String() = %q, want %q", r, got, want)
+		}
+	}
+}
+
+// TestStructuralKeysCoverRecognisedKeys: every attribute Recognize reads to identify a call must survive
+// shaping, or the processor would erase the very ids later batches are matched by.
+func TestStructuralKeysCoverRecognisedKeys(t *testing.T) {
+	keys := map[string]bool{}
+	for _, k := range Default.StructuralKeys() {
+		if k == "" {
+			t.Error("empty structural key")
+		}
+		keys[k] = true
+	}
+	for _, k := range []string{
+		"gen_ai.operation.name", "gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.agent.name",
+		"openinference.span.kind", "tool.name", "tool_call.id", "agent.name",
+		"ai.operationId", "ai.toolCall.name", "ai.toolCall.id", "ai.telemetry.functionId",
+		"traceloop.span.kind", "traceloop.entity.name", "traceloop.entity.tool_call_id",
+	} {
+		if !keys[k] {
+			t.Errorf("StructuralKeys lacks %q", k)
+		}
+	}
+	for _, k := range []string{"gen_ai.tool.call.result", "gen_ai.tool.call.arguments", "output.value", "input.value",
+		"ai.toolCall.result", "ai.toolCall.output", "ai.toolCall.args", "traceloop.entity.output", "traceloop.entity.input"} {
+		if keys[k] {
+			t.Errorf("StructuralKeys holds payload key %q", k)
+		}
+	}
+}
+

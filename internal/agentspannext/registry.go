@@ -1,0 +1,205 @@
+package agentspan
+
+import (
+	"slices"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+)
+
+// Role is what an agent span stands for.
+type Role uint8
+
+const (
+	// RoleOther is any span that is not recognised as agent telemetry.
+	RoleOther Role = iota
+	// RoleAgent is an agent run (invoke_agent, an AI SDK generateText call, an OpenInference AGENT span).
+	RoleAgent
+	// RoleTool is one tool call.
+	RoleTool
+	// RoleModel is one model call, which carries the transcript.
+	RoleModel
+)
+
+func (r Role) String() string {
+	switch r {
+	case RoleAgent:
+		return "agent"
+	case RoleTool:
+		return "tool"
+	case RoleModel:
+		return "model"
+	}
+	return "other"
+}
+
+// View is one span seen as agent telemetry. Strings are views into the span's own attributes: they are
+// valid until the attributes change.
+type View struct {
+	Role Role
+	// Convention is the convention that claimed the span; nil when none did.
+	Convention *Convention
+	// Tool and CallID identify a tool call on a tool span.
+	Tool, CallID string
+	// ArgsKey and ResultKey name the attributes that hold a tool call's arguments and result; empty
+	// when the span carries none the convention declares.
+	ArgsKey, ResultKey string
+	// Agent is the agent name, RunID the run or session id, when this span carries them.
+	Agent, RunID string
+}
+
+// ConventionName is the name of the convention that claimed the span, or "unknown".
+func (v View) ConventionName() string {
+	if v.Convention == nil {
+		return "unknown"
+	}
+	return v.Convention.Name
+}
+
+// Registry is the set of conventions both processors recognise agent telemetry by: the built-in ones
+// and those declared in configuration. It is immutable once built and safe for concurrent use.
+type Registry struct {
+	conventions []*Convention
+	// transcripts are every convention's transcript attributes; a span of any convention may carry
+	// another's (OpenLLMetry writes GenAI's gen_ai.input.messages), so all are read on every span.
+	transcripts map[string]Transcript
+	flat        []flatTranscript
+	eventRoles  map[string]pcommon.Value
+	structural  map[string]struct{}
+	runIDs      []string
+}
+
+type flatTranscript struct {
+	prefix string
+	output bool
+	layout *FlatLayout
+}
+
+// Builtin returns the conventions that ship with agentotel, in the order they claim spans: the most
+// specific first (ADK writes GenAI keys beside its own).
+func Builtin() []*Convention {
+	return []*Convention{&googleADK, &genAI, &openInference, &vercelAI, &openLLMetry}
+}
+
+// commonStructural are structural whatever the convention: error type and status.
+var commonStructural = []string{"error.type", "otel.status_code", "otel.status_description"}
+
+// NewRegistry returns the built-in conventions after those declared in configuration, which claim
+// spans first. Declared conventions must have passed Validate.
+func NewRegistry(declared []Declared) *Registry {
+	r := &Registry{
+		transcripts: map[string]Transcript{},
+		eventRoles:  map[string]pcommon.Value{},
+		structural:  map[string]struct{}{},
+	}
+	for i := range declared {
+		r.conventions = append(r.conventions, declared[i].convention())
+	}
+	r.conventions = append(r.conventions, Builtin()...)
+	for _, k := range commonStructural {
+		r.structural[k] = struct{}{}
+	}
+	for _, c := range r.conventions {
+		for _, t := range c.Transcripts {
+			switch {
+			case t.Flat != nil:
+				r.flat = append(r.flat, flatTranscript{prefix: t.Key, output: t.Output, layout: t.Flat})
+			default:
+				if _, dup := r.transcripts[t.Key]; !dup {
+					r.transcripts[t.Key] = t
+				}
+			}
+		}
+		for name, role := range c.EventRoles {
+			v := pcommon.NewValueEmpty()
+			if role != "" {
+				v.SetStr(role)
+			}
+			r.eventRoles[name] = v
+		}
+		for _, keys := range [][]string{c.Structural, c.ToolName, c.CallID, c.AgentName, c.AgentSpanName, c.RunID, c.FinishReason} {
+			for _, k := range keys {
+				r.structural[k] = struct{}{}
+			}
+		}
+		for _, k := range c.RunID {
+			if !slices.Contains(r.runIDs, k) {
+				r.runIDs = append(r.runIDs, k)
+			}
+		}
+	}
+	return r
+}
+
+// Default is the registry of the built-in conventions alone.
+var Default = NewRegistry(nil)
+
+// Conventions lists the registered conventions in claiming order.
+func (r *Registry) Conventions() []*Convention { return r.conventions }
+
+// Recognize classifies a span (or a span event, or a log record). The first convention that claims it
+// wins; a span no convention claims is still a tool call when it names a tool the way any convention
+// does (a tool span without its operation name, say).
+func (r *Registry) Recognize(s Span) View {
+	for _, c := range r.conventions {
+		if role, ok := c.Claim(s); ok {
+			return c.view(role, s)
+		}
+	}
+	for _, c := range r.conventions {
+		if firstStr(s.Attrs, c.ToolName) != "" {
+			return c.view(RoleTool, s)
+		}
+	}
+	return View{}
+}
+
+func (c *Convention) view(role Role, s Span) View {
+	v := View{Role: role, Convention: c, RunID: firstStr(s.Attrs, c.RunID)}
+	v.Agent = firstStr(s.Attrs, c.AgentName)
+	if v.Agent == "" && role == RoleAgent {
+		v.Agent = firstStr(s.Attrs, c.AgentSpanName)
+	}
+	switch {
+	case v.Agent != "":
+	case role == RoleAgent && c.AgentFromSpanName, s.Root && c.AgentFromRootName:
+		v.Agent = s.Name
+	}
+	if role != RoleTool {
+		return v
+	}
+	v.Tool = firstStr(s.Attrs, c.ToolName)
+	if v.Tool == "" && c.ToolFromSpanName != nil {
+		v.Tool = c.ToolFromSpanName(s.Name)
+	}
+	v.CallID = firstStr(s.Attrs, c.CallID)
+	v.ArgsKey = firstPresent(s.Attrs, c.Arguments)
+	v.ResultKey = firstPresent(s.Attrs, c.Result)
+	if v.CallID == "" && c.Unwrap != nil {
+		if raw, ok := attrBytes(s.Attrs, v.ResultKey); ok {
+			if _, id, ok := c.Unwrap(raw); ok {
+				v.CallID = id
+			}
+		}
+	}
+	return v
+}
+
+// StructuralKeys lists the attributes every registered convention declares structural: names, ids,
+// operation, model, tokens, status, correlation ids. Shaping leaves them as they are.
+func (r *Registry) StructuralKeys() []string {
+	keys := make([]string, 0, len(r.structural))
+	for k := range r.structural {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// RunIDKeys lists the attributes the conventions name a run or session by, in registry order.
+func (r *Registry) RunIDKeys() []string { return r.runIDs }
+
+// passive reports whether an attribute is never a transcript: structural attributes hold names and ids.
+func (r *Registry) passive(key string) bool {
+	_, ok := r.structural[key]
+	return ok
+}

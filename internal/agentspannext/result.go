@@ -1,0 +1,39 @@
+package agentspan
+
+import (
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// Result returns what a tool call returned, as bytes to digest, unwrapped where the convention wraps
+// it (a LangChain ToolMessage's content, without the call id that differs on every call). ok is false
+// when the span carries no result the convention can read: the caller must not judge it.
+func Result(v View, attrs pcommon.Map) ([]byte, bool) {
+	raw, ok := attrBytes(attrs, v.ResultKey)
+	if !ok || v.Convention == nil || v.Convention.Unwrap == nil {
+		return raw, ok
+	}
+	if result, _, unwrapped := v.Convention.Unwrap(raw); unwrapped {
+		return result, true
+	}
+	return raw, true
+}
+
+// Args returns the bytes of a tool call's arguments; ok is false when the span carries none.
+func Args(v View, attrs pcommon.Map) ([]byte, bool) { return attrBytes(attrs, v.ArgsKey) }
+
+// attrBytes views a string attribute's bytes, or encodes a structured one as JSON.
+func attrBytes(attrs pcommon.Map, key string) ([]byte, bool) {
+	if key == "" {
+		return nil, false
+	}
+	v, ok := attrs.Get(key)
+	if !ok {
+		return nil, false
+	}
+	if v.Type() == pcommon.ValueTypeStr {
+		return jsonraw.StringBytes(v.Str()), true
+	}
+	return []byte(v.AsString()), true
+}

@@ -1,0 +1,47 @@
+package agentspan
+
+import "strings"
+
+// vercelAI is the Vercel AI SDK's own telemetry (ai.* spans, v4 to v6): ai.operationId (or the span
+// name) says what a span is; the transcript is the JSON in ai.prompt.messages.
+var vercelAI = Convention{
+	Name: "vercel-ai",
+	Claim: func(s Span) (Role, bool) {
+		op := str(s.Attrs, "ai.operationId")
+		if op == "" {
+			if !strings.HasPrefix(s.Name, "ai.") {
+				return RoleOther, false
+			}
+			op = s.Name
+		}
+		switch {
+		case op == "ai.toolCall":
+			return RoleTool, true
+		case strings.HasSuffix(op, ".doGenerate"), strings.HasSuffix(op, ".doStream"):
+			return RoleModel, true
+		case op == "ai.generateText", op == "ai.streamText", op == "ai.generateObject", op == "ai.streamObject":
+			return RoleAgent, true
+		}
+		return RoleOther, true
+	},
+	ToolName: []string{"ai.toolCall.name"},
+	CallID:   []string{"ai.toolCall.id"},
+	// v4 writes args/result; v5 and later input/output.
+	Arguments: []string{"ai.toolCall.args", "ai.toolCall.input"},
+	Result:    []string{"ai.toolCall.result", "ai.toolCall.output"},
+	AgentName: []string{"ai.telemetry.functionId"},
+	RunID:     []string{"ai.telemetry.metadata.sessionId"},
+	Transcripts: []Transcript{
+		{Key: "ai.prompt.messages"},
+		{Key: "ai.prompt"},
+		{Key: "ai.response.toolCalls", Output: true},
+		{Key: "ai.response.text", Output: true, Text: true},
+	},
+	FinishReason: []string{"ai.response.finishReason"},
+	Structural: []string{
+		"ai.operationId", "operation.name", "resource.name", "ai.model.id", "ai.model.provider", "ai.response.id",
+		"ai.response.model", "ai.response.timestamp", "ai.usage.promptTokens", "ai.usage.completionTokens",
+		"ai.usage.inputTokens", "ai.usage.outputTokens", "ai.usage.totalTokens", "ai.settings.maxRetries",
+		"ai.settings.maxSteps", "ai.settings.maxOutputTokens",
+	},
+}

@@ -1,0 +1,480 @@
+package agentspan
+
+import (
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// Policy decides whose data must not show. Names arrive as the transcript spells them (the policy
+// normalises them); ids arrive trimmed of surrounding spaces.
+type Policy interface {
+	// ToolShaped reports whether a tool's data is withheld, by its name.
+	ToolShaped(name []byte) bool
+	// CallShaped reports whether the call with this id, in this trace, was found data-class before.
+	CallShaped(trace pcommon.TraceID, id []byte) bool
+	// TraceShaped reports whether this trace has carried data-class data before.
+	TraceShaped(trace pcommon.TraceID) bool
+	// Remember records a data-class call (id may be empty: the trace then carried data-class data),
+	// so later batches withhold its results and its own span.
+	Remember(trace pcommon.TraceID, id []byte)
+}
+
+// Shaper reduces a value to its shape. owner is what the caller passed to Add for the record the
+// value belongs to, so the shaper can remember what it withheld per trace or run.
+type Shaper interface {
+	// ShapeJSON appends the shaped form of raw, one JSON value from a transcript, as one JSON value.
+	ShapeJSON(dst, raw []byte, owner int32) []byte
+	// ShapeValue shapes an OTLP value in place.
+	ShapeValue(v pcommon.Value, owner int32)
+	// Unreadable returns what a transcript that cannot be read becomes: it might hold anything.
+	Unreadable(text string, owner int32) string
+}
+
+// Rewrite counts what Apply changed.
+type Rewrite struct {
+	// Payloads is how many tool arguments, results and model texts were shaped, and unreadable
+	// transcripts withheld whole.
+	Payloads int
+}
+
+// Withholder finds the tool traffic in a batch's transcripts and shapes what the policy withholds,
+// in three steps: Add every record of the batch, Resolve against the policy, Apply a shaper. Reading
+// the whole batch before deciding lets a result be matched to a call that arrives later in the batch
+// (a log record before the span, a tool span after the model span). It keeps its buffers from batch
+// to batch; it is not safe for concurrent use.
+type Withholder struct {
+	reg *Registry
+	// Taint also withholds what a model wrote after a withheld result entered its transcript.
+	Taint bool
+
+	records []record
+	docs    []doc
+	items   []item
+	nodes   []node  // payloads of items, item.first .. first+n
+	cands   []int32 // candidate calls of anonymous results
+	arena   []byte  // decoded ids and names
+	calls   map[string]bool
+	key     []byte
+	scratch []byte
+	edits   []edit
+	out     []byte
+
+	// walk state of the document being read
+	rec, doc, turn int32
+	role           node
+	pendingTurn    int32
+	pending        []int32
+	flat           flatState
+}
+
+// NewWithholder returns a Withholder reading transcripts as the registry declares them.
+func NewWithholder(reg *Registry) *Withholder {
+	return &Withholder{reg: reg, calls: map[string]bool{}}
+}
+
+type record struct {
+	owner   int32
+	trace   pcommon.TraceID
+	tainted bool
+}
+
+// doc is one transcript document: a JSON text in an attribute, or an OTLP value (raw nil).
+type doc struct {
+	value pcommon.Value
+	raw   []byte
+	// whole: the document is a declared transcript that cannot be read, withheld whole.
+	whole bool
+	rec   int32
+}
+
+type itemKind uint8
+
+const (
+	itemCall itemKind = iota + 1
+	itemResult
+	itemText
+)
+
+// ref is a decoded id or name in the arena.
+type ref struct{ off, n int32 }
+
+type item struct {
+	kind      itemKind
+	rec, doc  int32
+	first, n  int32 // payload nodes
+	cand, nc  int32 // candidate calls of an anonymous result
+	ids       [maxIDs]ref
+	names     [maxNames]ref
+	nID, nName uint8
+	dc        bool
+}
+
+// edit replaces doc[start:end] with out[from:to].
+type edit struct{ start, end, from, to int }
+
+// Reset forgets the previous batch.
+func (w *Withholder) Reset() {
+	w.records, w.docs, w.items, w.nodes, w.cands, w.arena = w.records[:0], w.docs[:0], w.items[:0], w.nodes[:0], w.cands[:0], w.arena[:0]
+	clear(w.calls)
+}
+
+// Add reads one record's transcripts: its attributes (inputs before outputs), a per-message event's
+// message, and body (a log record's; pass an empty value for spans and span events).
+func (w *Withholder) Add(owner int32, trace pcommon.TraceID, s Span, body pcommon.Value) {
+	w.rec = int32(len(w.records))
+	w.records = append(w.records, record{owner: owner, trace: trace})
+	if role, ok := w.reg.eventRoles[s.Name]; ok {
+		w.addMessageEvent(role, s.Attrs, body)
+		return
+	}
+	for _, output := range [2]bool{false, true} {
+		s.Attrs.Range(func(k string, v pcommon.Value) bool {
+			t, declared := w.reg.transcripts[k]
+			switch {
+			case declared && t.Output != output, !declared && output:
+			case declared && t.MayBeText:
+				w.addValue(v)
+			case declared:
+				w.addTranscript(v, t)
+			case !w.reg.passive(k):
+				w.addValue(v)
+			}
+			return true
+		})
+		w.addFlat(s.Attrs, output)
+	}
+	if body.Type() != pcommon.ValueTypeEmpty {
+		w.addValue(body)
+	}
+}
+
+// AddToolCall records a call known from its tool span. dc says the span classed it data-class; the
+// caller shapes the span itself.
+func (w *Withholder) AddToolCall(owner int32, trace pcommon.TraceID, id, name string, dc bool) {
+	w.rec = int32(len(w.records))
+	w.records = append(w.records, record{owner: owner, trace: trace})
+	it := item{kind: itemCall, rec: w.rec, doc: -1, dc: dc}
+	if id != "" {
+		it.ids[0], it.nID = w.intern(jsonraw.StringBytes(id)), 1
+	}
+	if name != "" {
+		it.names[0], it.nName = w.intern(jsonraw.StringBytes(name)), 1
+	}
+	w.items = append(w.items, it)
+}
+
+// addTranscript reads a declared transcript attribute. A declared JSON transcript that is not a JSON
+// container from its first byte (a BOM, leading space, plain text, invalid JSON) cannot be read and is
+// withheld whole.
+func (w *Withholder) addTranscript(v pcommon.Value, t Transcript) {
+	switch {
+	case t.Text:
+		if w.Taint && v.Type() == pcommon.ValueTypeStr {
+			w.beginDoc(v, nil)
+			w.addText(otlpNode(v))
+		}
+	case v.Type() == pcommon.ValueTypeStr:
+		b := jsonraw.StringBytes(v.Str())
+		if len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.walkJSON(v, b) {
+			w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
+		}
+	default:
+		w.addValue(v)
+	}
+}
+
+// addValue reads any other value that may hold messages: JSON text, or an OTLP map or slice.
+func (w *Withholder) addValue(v pcommon.Value) {
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		b := jsonraw.StringBytes(v.Str())
+		if i := jsonraw.SkipSpace(b, 0); i < len(b) && (b[i] == '{' || b[i] == '[') {
+			w.walkJSON(v, b)
+		}
+	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
+		w.beginDoc(v, nil)
+		w.visitOTLP(v, inNone)
+	}
+}
+
+func (w *Withholder) beginDoc(v pcommon.Value, raw []byte) {
+	w.doc = int32(len(w.docs))
+	w.docs = append(w.docs, doc{value: v, raw: raw, rec: w.rec})
+	w.turn, w.pendingTurn, w.pending, w.role = 0, -1, w.pending[:0], node{}
+}
+
+// intern copies an id or name into the arena, trimmed.
+func (w *Withholder) intern(b []byte) ref {
+	off := int32(len(w.arena))
+	w.arena = append(w.arena, b...)
+	return ref{off: off, n: int32(len(w.arena)) - off}
+}
+
+func (w *Withholder) text(r ref) []byte { return w.arena[r.off : r.off+r.n] }
+
+// internNode decodes a string node into the arena; ok is false for anything else or a blank string.
+func (w *Withholder) internNode(n node) (ref, bool) {
+	off := len(w.arena)
+	out, ok := n.appendText(w.arena)
+	if !ok || len(out) == off {
+		w.arena = out[:off]
+		return ref{}, false
+	}
+	w.arena = out
+	return ref{off: int32(off), n: int32(len(out) - off)}, true
+}
+
+func (w *Withholder) addPayloads(it *item, payloads ...node) {
+	it.first = int32(len(w.nodes))
+	for _, p := range payloads {
+		if p.ok() {
+			w.nodes = append(w.nodes, p)
+		}
+	}
+	it.n = int32(len(w.nodes)) - it.first
+}
+
+// addCall records a tool call; the calls of one message are the candidates an anonymous result that
+// follows may answer.
+func (w *Withholder) addCall(o *object) {
+	it := item{kind: itemCall, rec: w.rec, doc: w.doc}
+	w.readIDs(&it, o)
+	args := o.args
+	n := o.nArgs
+	if o.function.ok() {
+		var fn object
+		readObject(o.function, &fn)
+		for i := 0; i < fn.nNames && it.nName < maxNames; i++ {
+			if r, ok := w.internNode(fn.names[i]); ok {
+				it.names[it.nName] = r
+				it.nName++
+			}
+		}
+		if fn.nArgs > 0 {
+			args, n = fn.args, fn.nArgs
+		}
+		o.overflow = o.overflow || fn.overflow
+	}
+	if o.overflow {
+		w.addPayloads(&it, o.whole())
+	} else {
+		w.addPayloads(&it, args[:n]...)
+	}
+	if w.turn != w.pendingTurn {
+		w.pendingTurn, w.pending = w.turn, w.pending[:0]
+	}
+	w.pending = append(w.pending, int32(len(w.items)))
+	w.items = append(w.items, it)
+}
+
+// addResult records a tool result. One that names neither its call nor its tool answers one of the
+// calls of the latest message that made calls.
+func (w *Withholder) addResult(o *object) {
+	it := item{kind: itemResult, rec: w.rec, doc: w.doc}
+	w.readIDs(&it, o)
+	if o.overflow {
+		w.addPayloads(&it, o.whole())
+	} else {
+		w.addPayloads(&it, o.payloads[:o.nPayloads]...)
+	}
+	if it.nID == 0 && it.nName == 0 {
+		it.cand = int32(len(w.cands))
+		w.cands = append(w.cands, w.pending...)
+		it.nc = int32(len(w.pending))
+	}
+	w.items = append(w.items, it)
+}
+
+func (w *Withholder) addText(n node) {
+	it := item{kind: itemText, rec: w.rec, doc: w.doc}
+	w.addPayloads(&it, n)
+	w.items = append(w.items, it)
+}
+
+func (w *Withholder) readIDs(it *item, o *object) {
+	ids := o.strongIDs[:o.nStrong]
+	if o.nStrong == 0 && o.weakID.ok() {
+		ids = []node{o.weakID}
+	}
+	for _, id := range ids {
+		if r, ok := w.internNode(id); ok && it.nID < maxIDs {
+			it.ids[it.nID] = r
+			it.nID++
+		}
+	}
+	for _, name := range o.names[:o.nNames] {
+		if r, ok := w.internNode(name); ok && it.nName < maxNames {
+			it.names[it.nName] = r
+			it.nName++
+		}
+	}
+}
+
+// callKey is a call's key in the batch: its trace, then its id.
+func (w *Withholder) callKey(trace pcommon.TraceID, id []byte) []byte {
+	w.key = append(append(w.key[:0], trace[:]...), id...)
+	return w.key
+}
+
+// Resolve decides which calls and results are data-class. Calls first, over the whole batch, so a
+// result finds its call wherever the call was; then results and model text in reading order.
+func (w *Withholder) Resolve(p Policy) {
+	for i := range w.items {
+		it := &w.items[i]
+		if it.kind != itemCall {
+			continue
+		}
+		trace := w.records[it.rec].trace
+		for _, n := range it.names[:it.nName] {
+			it.dc = it.dc || p.ToolShaped(w.text(n))
+		}
+		for _, id := range it.ids[:it.nID] {
+			it.dc = it.dc || p.CallShaped(trace, w.text(id))
+		}
+		for _, id := range it.ids[:it.nID] {
+			key := w.callKey(trace, w.text(id))
+			w.calls[string(key)] = w.calls[string(key)] || it.dc
+			if it.dc {
+				p.Remember(trace, w.text(id))
+			}
+		}
+		if it.dc && it.nID == 0 {
+			p.Remember(trace, nil)
+		}
+	}
+	for i := range w.items {
+		it := &w.items[i]
+		rec := &w.records[it.rec]
+		switch it.kind {
+		case itemResult:
+			it.dc = w.resultShaped(it, rec.trace, p)
+			rec.tainted = rec.tainted || it.dc
+		case itemText:
+			it.dc = rec.tainted
+		}
+	}
+}
+
+// resultShaped decides one result. A result found by id belongs to its call; one that names its tool
+// is judged by the name; one that says neither answers the calls of the message before it, and is
+// withheld if any of them is data-class. A result whose call cannot be found and which names no tool
+// is withheld when its trace carries data-class data: it might be that call's.
+func (w *Withholder) resultShaped(it *item, trace pcommon.TraceID, p Policy) bool {
+	for _, n := range it.names[:it.nName] {
+		if p.ToolShaped(w.text(n)) {
+			return true
+		}
+	}
+	if it.nID > 0 {
+		known := false
+		for _, id := range it.ids[:it.nID] {
+			dc, ok := w.calls[string(w.callKey(trace, w.text(id)))]
+			if dc || p.CallShaped(trace, w.text(id)) {
+				return true
+			}
+			known = known || ok
+		}
+		// A result that names its tool is that tool's, whether or not its call is found.
+		return !known && it.nName == 0 && p.TraceShaped(trace)
+	}
+	if it.nName > 0 {
+		return false
+	}
+	if it.nc == 0 {
+		return p.TraceShaped(trace)
+	}
+	for _, c := range w.cands[it.cand : it.cand+it.nc] {
+		if w.items[c].dc {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply shapes every data-class payload and withholds unreadable transcripts whole.
+func (w *Withholder) Apply(s Shaper) Rewrite {
+	var rw Rewrite
+	for d := range w.docs {
+		if dc := &w.docs[d]; dc.whole {
+			dc.value.SetStr(s.Unreadable(dc.value.Str(), w.records[dc.rec].owner))
+			rw.Payloads++
+		}
+	}
+	cur := int32(-1)
+	for i := range w.items {
+		it := &w.items[i]
+		if !it.dc || it.n == 0 {
+			continue
+		}
+		owner := w.records[it.rec].owner
+		if it.doc != cur {
+			w.flush(cur)
+			cur = it.doc
+		}
+		for _, n := range w.nodes[it.first : it.first+it.n] {
+			if it.kind == itemResult {
+				n = typedValue(n)
+			}
+			if n.otlp {
+				s.ShapeValue(n.pv, owner)
+			} else {
+				from := len(w.out)
+				w.out = s.ShapeJSON(w.out, n.raw, owner)
+				w.edits = append(w.edits, edit{start: n.start, end: n.start + len(n.raw), from: from, to: len(w.out)})
+			}
+			rw.Payloads++
+		}
+	}
+	w.flush(cur)
+	return rw
+}
+
+// flush writes the edits gathered for a JSON document back into its attribute.
+func (w *Withholder) flush(d int32) {
+	if d < 0 || len(w.edits) == 0 {
+		w.edits, w.out = w.edits[:0], w.out[:0]
+		return
+	}
+	dc := &w.docs[d]
+	raw := dc.raw
+	size := len(raw)
+	for _, e := range w.edits {
+		size += (e.to - e.from) - (e.end - e.start)
+	}
+	buf := make([]byte, 0, max(size, 0))
+	last := 0
+	for _, e := range w.edits {
+		if e.start < last {
+			continue // inside a payload already replaced
+		}
+		buf = append(buf, raw[last:e.start]...)
+		buf = append(buf, w.out[e.from:e.to]...)
+		last = e.end
+	}
+	buf = append(buf, raw[last:]...)
+	dc.value.SetStr(string(buf))
+	w.edits, w.out = w.edits[:0], w.out[:0]
+}
+
+// typedValue returns the "value" (AI SDK) or "text" (OpenAI Agents) member of a typed wrapper such as
+// {"type":"json","value":...}, so the wrapper stays readable; any other node is returned as it is.
+func typedValue(n node) node {
+	if n.kind() != kindObject {
+		return n
+	}
+	var typed bool
+	var value node
+	eachMemberOf(n, func(key []byte, v node) {
+		switch string(key) {
+		case "type":
+			typed = true
+		case "value", "text":
+			value = v
+		}
+	})
+	if typed && value.ok() {
+		return value
+	}
+	return n
+}
