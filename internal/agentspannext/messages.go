@@ -61,17 +61,17 @@ const (
 
 // object is what one object's members say about tool traffic.
 type object struct {
-	self      node // the object itself
-	typ, role node
-	strongIDs [maxIDs]node // members that name a call id outright
-	weakID    node         // a plain "id": the call's id only when no strong one is present
-	names     [maxNames]node
-	payloads  [maxPayloads]node
-	args      [maxArgs]node
-	text      node
-	function  node // OpenAI's nested {"name","arguments"}
-	kwargs    node // LangChain's serialised constructor arguments
-	lcClass   node // LangChain's "id" array naming the class
+	self                              node // the object itself
+	typ, role                         node
+	strongIDs                         [maxIDs]node // members that name a call id outright
+	weakID                            node         // a plain "id": the call's id only when no strong one is present
+	names                             [maxNames]node
+	payloads                          [maxPayloads]node
+	args                              [maxArgs]node
+	text                              node
+	function                          node // OpenAI's nested {"name","arguments"}
+	kwargs                            node // LangChain's serialised constructor arguments
+	lcClass                           node // LangChain's "id" array naming the class
 	nStrong, nNames, nPayloads, nArgs int
 	langChain, callMarker, textKey    bool
 	// overflow: more ids, names, payloads or arguments than the slots hold. Attribution is then
@@ -160,11 +160,11 @@ func (o *object) hasID() bool { return o.nStrong > 0 || o.weakID.ok() }
 type shape uint8
 
 const (
-	shapeOther      shape = iota // look inside it
-	shapeCall                    // a tool call: its arguments may be shaped
-	shapeResult                  // a tool result: its payloads may be shaped
-	shapeLangChain               // a LangChain ToolMessage: its kwargs are the result
-	shapeContainer               // a tool message whose content holds the results as parts
+	shapeOther     shape = iota // look inside it
+	shapeCall                   // a tool call: its arguments may be shaped
+	shapeResult                 // a tool result: its payloads may be shaped
+	shapeLangChain              // a LangChain ToolMessage: its kwargs are the result
+	shapeContainer              // a tool message whose content holds the results as parts
 )
 
 // classify decides what the object is. ctx is what the member holding it said.

@@ -280,4 +280,3 @@ func TestStructuralKeysCoverRecognisedKeys(t *testing.T) {
 		}
 	}
 }
-

@@ -100,14 +100,14 @@ const (
 type ref struct{ off, n int32 }
 
 type item struct {
-	kind      itemKind
-	rec, doc  int32
-	first, n  int32 // payload nodes
-	cand, nc  int32 // candidate calls of an anonymous result
-	ids       [maxIDs]ref
-	names     [maxNames]ref
+	kind       itemKind
+	rec, doc   int32
+	first, n   int32 // payload nodes
+	cand, nc   int32 // candidate calls of an anonymous result
+	ids        [maxIDs]ref
+	names      [maxNames]ref
 	nID, nName uint8
-	dc        bool
+	dc         bool
 }
 
 // edit replaces doc[start:end] with out[from:to].
