@@ -1,0 +1,154 @@
+package jsonraw
+
+import (
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzSkip(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":"c"}]}`, `[`, `"\u12`, `1e5`, `{"a":1,}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got := Valid(b)
+		// jsonraw rejects invalid UTF-8 in strings, where encoding/json lets it through: a transcript
+		// that is not text is withheld rather than passed on.
+		if !utf8.Valid(b) {
+			return
+		}
+		want := json.Valid(b)
+		// Nesting past DefaultMaxDepth is refused here and accepted by encoding/json up to 10000.
+		if want && nesting(b) > DefaultMaxDepth {
+			want = false
+		}
+		if got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json says %v", b, got, want)
+		}
+	})
+}
+
+// The trusted iterators see exactly what the validating ones see on valid documents.
+func FuzzEachMatchesValidating(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":"c\"]}"}],"d":-1e5,"e":{}}`, `[ "x" , [ ] , { "k" : null } ]`, `{}`, `[]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !Valid(b) {
+			return
+		}
+		type item struct {
+			key, val string
+			at       int
+		}
+		var strict, trusted []item
+		i := SkipSpace(b, 0)
+		doc := b[i:]
+		switch {
+		case len(doc) > 0 && doc[0] == '{':
+			_ = Members(doc, func(m Member) bool {
+				strict = append(strict, item{string(m.Key), string(m.Value), m.ValueStart})
+				return true
+			})
+			EachMember(doc, func(m Member) { trusted = append(trusted, item{string(m.Key), string(m.Value), m.ValueStart}) })
+		case len(doc) > 0 && doc[0] == '[':
+			_ = Elements(doc, func(e []byte, at int) bool { strict = append(strict, item{"", string(e), at}); return true })
+			EachElement(doc, func(e []byte, at int) { trusted = append(trusted, item{"", string(e), at}) })
+		}
+		if len(strict) != len(trusted) {
+			t.Fatalf("%q: %d items validating, %d trusted", b, len(strict), len(trusted))
+		}
+		for k := range strict {
+			if strict[k] != trusted[k] {
+				t.Fatalf("%q: item %d: %+v vs %+v", b, k, strict[k], trusted[k])
+			}
+		}
+	})
+}
+
+// FuzzMatchesEncodingJSON holds the lexer to encoding/json, the reference: for any bytes, as a
+// document and as the content of a string token. The differences are deliberate and exact:
+//   - a string holding bytes that are not UTF-8 is invalid here and valid to encoding/json (which
+//     decodes them as U+FFFD); outside strings such bytes are invalid to both;
+//   - nesting is bounded by the lexer's limit; at encoding/json's own limit, 10000, the two agree.
+func FuzzMatchesEncodingJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"a":[1,{"b":"c"}],"d":-0.5e+10,"e":true,"f":null}`, ` [ "\u00e9\n" , false ] `, `"x"`, `0`, `-`,
+		`"\ud83d\ude00"`, `"\ud800"`, `"\udc00\ud800"`, `"\ud800\u0041"`, `"\ud800\ud800\udc00"`, `"\u0000"`,
+		`"\uD83D\uDE00"`, `"\/\b\f\r\t\"\\"`, "\"\xff\"", "\"\xed\xa0\x80\"", "\"a\x01\"", "\"\x7f\"",
+		`{"a":01}`, `[1,]`, `1.`, `1e+`, `"\x"`, `"\u12g4"`, `{"a" 1}`, `[[[[]]]]`,
+		// string contents, for the token half of the target
+		`\ud83d\ude00`, `\ud800\ud800\udc00`, `\udc00`, `\ud800\u0041`, "é\\n\xff", `\u00`, `a\"b`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		std := json.Valid(b)
+		ours := validWithin(b, 10000)
+		switch {
+		case std && !utf8.Valid(b):
+			if ours {
+				t.Fatalf("accepted %q, whose strings are not UTF-8", b)
+			}
+		case ours != std:
+			t.Fatalf("valid = %v, encoding/json says %v, for %q", ours, std, b)
+		}
+		if got, want := Valid(b), ours && nesting(b) <= DefaultMaxDepth; got != want {
+			t.Fatalf("Valid(%q) = %v, want %v", b, got, want)
+		}
+
+		// The same bytes as the content of one string token.
+		tok := append(append([]byte{'"'}, b...), '"')
+		end, _, scanned := scanString(tok, 0)
+		scanned = scanned && end == len(tok)
+		decoded, ok := AppendUnquote(nil, tok)
+		if ok != scanned {
+			t.Fatalf("AppendUnquote ok = %v, but the scanner says valid = %v, for %q", ok, scanned, tok)
+		}
+		var want string
+		stdOK := json.Unmarshal(tok, &want) == nil && utf8.Valid(tok)
+		if ok != stdOK {
+			t.Fatalf("AppendUnquote ok = %v, encoding/json (UTF-8 only) says %v, for %q", ok, stdOK, tok)
+		}
+		if !ok {
+			return
+		}
+		if string(decoded) != want {
+			t.Fatalf("AppendUnquote(%q) = %q, encoding/json decodes %q", tok, decoded, want)
+		}
+		if s, _ := Unquote(tok); s != want {
+			t.Fatalf("Unquote(%q) = %q, encoding/json decodes %q", tok, s, want)
+		}
+		if !StringIs(tok, want) {
+			t.Fatalf("StringIs(%q, %q) = false", tok, want)
+		}
+	})
+}
+
+// validWithin is Valid with another depth limit.
+func validWithin(b []byte, maxDepth int) bool {
+	l := NewLexer(b, maxDepth)
+	l.SkipSpace()
+	return l.SkipValue(0) == NoFault && l.AtEnd()
+}
+
+// nesting returns the deepest nesting of containers in b, a document encoding/json accepts,
+// counting brackets outside strings: an independent count to hold the lexer's limit to.
+func nesting(b []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}

@@ -1,0 +1,141 @@
+package jsonraw
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestNumberParts(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Number
+		ok   bool
+	}{
+		{"0", Number{0, 1, 1, 1}, true},
+		{"-12.5e+3,", Number{0, 3, 5, 8}, true},
+		{"7E9]", Number{0, 1, 1, 3}, true},
+		{"-0.001", Number{0, 2, 6, 6}, true},
+		{"01", Number{0, 1, 1, 1}, true}, // the '1' is the caller's to reject
+		{"-", Number{Start: 0, End: 1}, false},
+		{".5", Number{Start: 0, End: 0}, false},
+		{"1.", Number{Start: 0, End: 2}, false},
+		{"1.e5", Number{Start: 0, End: 2}, false},
+		{"1e", Number{Start: 0, End: 2}, false},
+		{"1e+", Number{Start: 0, End: 3}, false},
+		{"+1", Number{Start: 0, End: 0}, false},
+	}
+	for _, c := range cases {
+		l := NewLexer([]byte(c.in), 0)
+		got, ok := l.Number()
+		if ok != c.ok || (ok && got != c.want) || l.Pos() != c.want.End {
+			t.Errorf("Number(%q) = %+v, %v, cursor %d; want %+v, %v, cursor %d", c.in, got, ok, l.Pos(), c.want, c.ok, c.want.End)
+		}
+	}
+}
+
+func TestLiteral(t *testing.T) {
+	for in, want := range map[string]int{"true": 4, "false,": 5, "null]": 4, "nul": -1, "True": -1, "t": -1, "": -1} {
+		l := NewLexer([]byte(in), 0)
+		ok := l.Literal()
+		if ok != (want >= 0) || (ok && l.Pos() != want) {
+			t.Errorf("Literal(%q) = %v at %d, want end %d", in, ok, l.Pos(), want)
+		}
+	}
+}
+
+// A caller that drives the lexer token by token sees each key, value and bracket once, and ends
+// where the document ends.
+func TestLexerWalksADocument(t *testing.T) {
+	doc := []byte(` { "a" : [ 1 , "x" ] , "b\u0021" : { } , "c" : -2.5 } `)
+	l := NewLexer(doc, 0)
+	l.SkipSpace()
+	var seen []string
+	empty, f := l.Open(1)
+	for more := !empty && f == NoFault; more; {
+		start := l.Pos()
+		end, escaped, ok := l.Key()
+		if !ok {
+			t.Fatalf("key at %d", start)
+		}
+		seen = append(seen, string(doc[start:end]))
+		if escaped != strings.Contains(string(doc[start:end]), `\`) {
+			t.Errorf("key %s: escaped = %v", doc[start:end], escaped)
+		}
+		valStart := l.Pos()
+		if f := l.SkipValue(1); f != NoFault {
+			t.Fatalf("value at %d: fault %d", valStart, f)
+		}
+		seen = append(seen, string(doc[valStart:l.Pos()]))
+		if more, ok = l.More('}'); !ok {
+			t.Fatalf("after value at %d", l.Pos())
+		}
+	}
+	if !l.AtEnd() {
+		t.Errorf("cursor %d, not at the end of %d bytes", l.Pos(), len(doc))
+	}
+	want := []string{`"a"`, `[ 1 , "x" ]`, `"b\u0021"`, `{ }`, `"c"`, `-2.5`}
+	if strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Errorf("walked %q, want %q", seen, want)
+	}
+}
+
+func TestFaultOffsets(t *testing.T) {
+	cases := []struct {
+		in     string
+		offset int
+		depth  bool
+	}{
+		{`{"a":[1,2,]}`, 10, false},
+		{`[1 2]`, 3, false},
+		{`{"a" 1}`, 5, false},
+		{`"ab\x"`, 3, false},
+		{"\"a\x01\"", 2, false},
+		{"\"a\xff\"", 2, false},
+		{`[tru]`, 1, false},
+		{`{"a":1.}`, 7, false},
+		{strings.Repeat("[", DefaultMaxDepth+1), DefaultMaxDepth, true},
+	}
+	for _, c := range cases {
+		_, err := Skip([]byte(c.in), 0)
+		want := ErrSyntax
+		if c.depth {
+			want = ErrDepth
+		}
+		if !errors.Is(err, want) || !strings.HasSuffix(err.Error(), " at offset "+strconv.Itoa(c.offset)) {
+			t.Errorf("Skip(%.30q) = %v, want %v at offset %d", c.in, err, want, c.offset)
+		}
+	}
+	shallow := NewLexer([]byte(`[[[`), 2)
+	if _, f := shallow.SkipArray(1); f != FaultDepth || shallow.Pos() != 2 {
+		t.Errorf("MaxDepth 2 on [[[: fault %d at %d, want FaultDepth at 2", f, shallow.Pos())
+	}
+}
+
+// Everything without a configured limit nests DefaultMaxDepth deep and no deeper; a configured
+// limit is honoured exactly, up to encoding/json's own 10000, where the two agree.
+func TestDepthLimit(t *testing.T) {
+	nested := func(depth int) []byte {
+		return []byte(strings.Repeat(`{"a":[`, depth/2) + strings.Repeat(`]}`, depth/2))
+	}
+	if !Valid(nested(DefaultMaxDepth)) {
+		t.Errorf("depth %d refused", DefaultMaxDepth)
+	}
+	if Valid(nested(DefaultMaxDepth + 2)) {
+		t.Errorf("depth %d accepted", DefaultMaxDepth+2)
+	}
+	if _, err := Skip(nested(DefaultMaxDepth+2), 0); !errors.Is(err, ErrDepth) {
+		t.Errorf("Skip past the limit: %v, want ErrDepth", err)
+	}
+	if err := Members(nested(DefaultMaxDepth+2), func(Member) bool { return true }); !errors.Is(err, ErrDepth) {
+		t.Errorf("Members past the limit: %v, want ErrDepth", err)
+	}
+	for _, depth := range []int{10000, 10002} {
+		doc := nested(depth)
+		if got, want := validWithin(doc, 10000), json.Valid(doc); got != want {
+			t.Errorf("depth %d at limit 10000: valid = %v, encoding/json says %v", depth, got, want)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package jsonraw
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+)
+
+// plainWord must agree with strPlain on every byte value at every position, whatever the
+// neighbouring bytes are, since a wrong "plain" would let the scanner skip a quote or an escape.
+func TestPlainWordMatchesTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var buf [8]byte
+	check := func() {
+		want := true
+		for _, c := range buf {
+			want = want && strPlain[c]
+		}
+		if got := plainWord(binary.LittleEndian.Uint64(buf[:])); got != want {
+			t.Fatalf("plainWord(%q) = %v, want %v", buf, got, want)
+		}
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			for _, fill := range []byte{'a', ' ', '~', 0x21, 0x5b, 0x5d} {
+				for i := range buf {
+					buf[i] = fill
+				}
+				buf[pos] = byte(c)
+				check()
+			}
+		}
+	}
+	for range 1 << 16 {
+		for i := range buf {
+			buf[i] = byte(rng.IntN(256))
+			if rng.IntN(4) != 0 {
+				buf[i] = byte(0x20 + rng.IntN(0x60))
+			}
+		}
+		check()
+	}
+}
+
+// plainEnd must stop at exactly the first byte the table marks as not plain, whatever the
+// bytes around it and wherever the scan starts, since stopping late would skip a quote or an
+// escape and stopping early would only cost time.
+func TestPlainEndMatchesTable(t *testing.T) {
+	ref := func(in []byte, i int) int {
+		for i < len(in) && strPlain[in[i]] {
+			i++
+		}
+		return i
+	}
+	for _, fill := range []byte{'a', 0xc3, 0x7f, 0x21, 0x5d, 0xff} {
+		for c := range 256 {
+			for pos := range 20 {
+				for start := range 3 {
+					in := bytes.Repeat([]byte{fill}, 20)
+					in[pos] = byte(c)
+					if got, want := plainEnd(in, start), ref(in, start); got != want {
+						t.Fatalf("plainEnd(fill %#x, %#x at %d, from %d) = %d, want %d", fill, c, pos, start, got, want)
+					}
+				}
+			}
+		}
+	}
+}

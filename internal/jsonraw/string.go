@@ -1,0 +1,127 @@
+package jsonraw
+
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
+
+// Byte classes, built once so the hot loops are a single table load per byte.
+var (
+	// strPlain marks bytes that may stand in a string with no further check: printable ASCII
+	// other than '"' and '\\'. Everything else ends the fast loop of a string scan.
+	strPlain [256]bool
+	// hexVal is the value of a hex digit, or 0xFF for any other byte.
+	hexVal [256]byte
+)
+
+func init() {
+	for c := 0x20; c < 0x80; c++ {
+		strPlain[c] = c != '"' && c != '\\'
+	}
+	for c := range hexVal {
+		switch {
+		case '0' <= c && c <= '9':
+			hexVal[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			hexVal[c] = byte(c - 'a' + 10)
+		case 'A' <= c && c <= 'F':
+			hexVal[c] = byte(c - 'A' + 10)
+		default:
+			hexVal[c] = 0xFF
+		}
+	}
+}
+
+// String scans the string whose opening quote is at the cursor and moves past its closing
+// quote. escaped reports whether it contains any backslash, so callers can use the raw bytes
+// directly in the common case.
+func (l *Lexer) String() (escaped, ok bool) {
+	end, escaped, ok := scanString(l.src, l.pos)
+	l.pos = end
+	return escaped, ok
+}
+
+// SkipString validates the string starting at the quote b[i] and returns the index past its closing
+// quote.
+func SkipString(b []byte, i int) (int, error) {
+	end, _, ok := scanString(b, i)
+	if !ok {
+		return end, errAt(FaultSyntax, end)
+	}
+	return end, nil
+}
+
+// scanString validates the string whose opening quote is at src[i]. It returns the index past the
+// closing quote, or, when ok is false, the index of the offending byte.
+func scanString(src []byte, i int) (end int, escaped, ok bool) {
+	if i >= len(src) || src[i] != '"' {
+		return i, false, false
+	}
+	i++
+	for {
+		i = plainEnd(src, i)
+		if i >= len(src) {
+			return i, false, false
+		}
+		switch c := src[i]; {
+		case c == '"':
+			return i + 1, escaped, true
+		case c == '\\':
+			escaped = true
+			n := escapeLen(src[i+1:])
+			if n == 0 {
+				return i, false, false
+			}
+			i += 1 + n
+		case c < 0x20:
+			return i, false, false
+		default: // c >= 0x80: must start a valid UTF-8 sequence
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i, false, false
+			}
+			i += size
+		}
+	}
+}
+
+// plainEnd returns the index of the first byte at or after i that is not plain (see strPlain), or
+// len(src): eight bytes at a time, then byte by byte.
+func plainEnd(src []byte, i int) int {
+	for i+8 <= len(src) && plainWord(binary.LittleEndian.Uint64(src[i:])) {
+		i += 8
+	}
+	for i < len(src) && strPlain[src[i]] {
+		i++
+	}
+	return i
+}
+
+// plainWord reports whether all eight bytes of w are plain string bytes (see strPlain), testing
+// them at once: a byte below 0x20, equal to '"' or '\\', or at or above 0x80 sets its high bit in
+// one of the terms. Borrows can only flag bytes beyond one already flagged, so the answer for
+// the word as a whole is exact.
+func plainWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := w^(ones*'"'), w^(ones*'\\')
+	control := (w - ones*0x20) &^ w
+	return (control|(quote-ones)&^quote|(backslash-ones)&^backslash|w)&highs == 0
+}
+
+// escapeLen returns how many bytes after a backslash form a valid escape, or 0 if none do.
+// Unpaired surrogates such as \ud800 are valid JSON (RFC 8259 section 8.2) and are accepted.
+func escapeLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	switch b[0] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 1
+	case 'u':
+		if len(b) < 5 || hexVal[b[1]]|hexVal[b[2]]|hexVal[b[3]]|hexVal[b[4]] == 0xFF {
+			return 0
+		}
+		return 5
+	}
+	return 0
+}
