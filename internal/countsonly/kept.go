@@ -1,9 +1,6 @@
 package countsonly
 
-import (
-	"unicode/utf16"
-	"unicode/utf8"
-)
+import "github.com/agentotel/agentotel/internal/jsonraw"
 
 // DefaultKeptKeys returns a fresh copy of the keys whose string values are kept by default:
 // the ones that describe what a tool was asked and what it reported, not the data it returned.
@@ -38,11 +35,12 @@ func newKeptSet(keys []string) keptSet {
 	return k
 }
 
-// has reports whether the key whose raw content (between the quotes, already validated) is raw
-// is kept. Keys are compared by decoded value, so "st\u0061tus" is status; escaped says
-// whether raw contains a backslash at all, which keeps the common case a plain map lookup.
-func (k *keptSet) has(raw []byte, escaped bool) bool {
+// has reports whether the object key key (quotes included, already validated) is kept. Keys
+// are compared by decoded value, so "st\u0061tus" is status; escaped says whether key contains
+// a backslash at all, which keeps the common case a plain map lookup.
+func (k *keptSet) has(key []byte, escaped bool) bool {
 	if !escaped {
+		raw := key[1 : len(key)-1]
 		if len(raw) > 0 && k.filter[raw[0]]&lenBit(len(raw)) == 0 {
 			return false
 		}
@@ -50,80 +48,9 @@ func (k *keptSet) has(raw []byte, escaped bool) bool {
 		return ok
 	}
 	for _, name := range k.names {
-		if decodedEquals(raw, name) {
+		if jsonraw.StringIs(key, name) {
 			return true
 		}
 	}
 	return false
-}
-
-// decodedEquals reports whether the JSON string content raw (validated, escapes intact) decodes
-// to want. It decodes as it compares so that no buffer is needed, and decodes exactly as
-// encoding/json does: an unpaired surrogate escape becomes U+FFFD.
-func decodedEquals(raw []byte, want string) bool {
-	j := 0
-	for i := 0; i < len(raw); {
-		if raw[i] != '\\' {
-			if j >= len(want) || want[j] != raw[i] {
-				return false
-			}
-			i++
-			j++
-			continue
-		}
-		var buf [utf8.UTFMax]byte
-		var dec []byte
-		if raw[i+1] != 'u' {
-			buf[0] = unescapeByte(raw[i+1])
-			dec = buf[:1]
-			i += 2
-		} else {
-			r := hex4(raw[i+2 : i+6])
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-					r2 = hex4(raw[i+2 : i+6])
-				}
-				if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
-					r = pair
-					i += 6
-				}
-			}
-			// An unpaired surrogate is not a valid rune, so EncodeRune writes U+FFFD for it.
-			dec = buf[:utf8.EncodeRune(buf[:], r)]
-		}
-		if len(want)-j < len(dec) || want[j:j+len(dec)] != string(dec) {
-			return false
-		}
-		j += len(dec)
-	}
-	return j == len(want)
-}
-
-// unescapeByte maps the character after a backslash (other than 'u') to the byte it stands for.
-// The scanner has already rejected any other escape.
-func unescapeByte(c byte) byte {
-	switch c {
-	case 'b':
-		return '\b'
-	case 'f':
-		return '\f'
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 't':
-		return '\t'
-	}
-	return c // '"', '\\', '/'
-}
-
-// hex4 decodes four hex digits already validated by the scanner.
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b[:4] {
-		r = r<<4 | rune(hexVal[c])
-	}
-	return r
 }

@@ -1,8 +1,10 @@
 package countsonly
 
+import "github.com/agentotel/agentotel/internal/jsonraw"
+
 // Defaults applied by [New] for a zero (or negative) field of [Limits].
 const (
-	DefaultMaxDepth = 64
+	DefaultMaxDepth = jsonraw.DefaultMaxDepth
 	DefaultMaxBytes = 4 << 20
 )
 

@@ -1,75 +1,93 @@
 package countsonly
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// scanner is the state of one shaping call, on the caller's stack: the lexer's cursor over src,
+// the kept keys and what has been withheld so far.
+type scanner struct {
+	jsonraw.Lexer
+	src   []byte
+	kept  *keptSet
+	stats Stats
+}
+
+// fail turns a lexer fault into this package's error, at the cursor's offset.
+func (s *scanner) fail(f jsonraw.Fault) error {
+	if f == jsonraw.FaultDepth {
+		return errAt(ErrDepth, s.Pos())
+	}
+	return errAt(ErrSyntax, s.Pos())
+}
 
 // shapeValue appends the shaped form of the value at the cursor. keep reports whether the
 // value sits directly under a kept key; depth is the nesting of the container holding it.
+// Arrays are withheld whole, yet everything inside them is validated all the same: output is
+// produced only for a document that is valid JSON from end to end.
 func (s *scanner) shapeValue(dst []byte, keep bool, depth int) ([]byte, error) {
-	start := s.pos
-	switch s.peek() {
+	start := s.Pos()
+	switch s.Peek() {
 	case '{':
 		return s.shapeObject(dst, depth+1)
 	case '[':
-		n, err := s.skipArray(depth + 1)
-		if err != nil {
-			return dst, err
+		n, f := s.SkipArray(depth + 1)
+		if f != jsonraw.NoFault {
+			return dst, s.fail(f)
 		}
 		s.stats.Arrays++
 		dst = append(dst, `"[`...)
 		dst = strconv.AppendInt(dst, int64(n), 10)
 		return append(dst, ` withheld]"`...), nil
 	case '"':
-		if _, err := s.scanString(); err != nil {
-			return dst, err
+		if _, ok := s.String(); !ok {
+			return dst, s.fail(jsonraw.FaultSyntax)
 		}
 		if keep {
 			// Raw bytes, escapes intact: already valid JSON, and no re-encoding to get wrong.
-			return append(dst, s.src[start:s.pos]...), nil
+			return append(dst, s.src[start:s.Pos()]...), nil
 		}
 		s.stats.Strings++
 		return append(dst, `"`+Withheld+`"`...), nil
 	}
-	if err := s.scanScalar(); err != nil {
-		return dst, err
+	if !s.Scalar() {
+		return dst, s.fail(jsonraw.FaultSyntax)
 	}
-	return append(dst, s.src[start:s.pos]...), nil
+	return append(dst, s.src[start:s.Pos()]...), nil
 }
 
 // shapeObject appends the object at the cursor (itself at nesting depth) with the same keys in
 // the same order, each value shaped under its own key.
 func (s *scanner) shapeObject(dst []byte, depth int) ([]byte, error) {
-	if depth > s.maxDepth {
-		return dst, errAt(ErrDepth, s.pos)
+	empty, f := s.Open(depth)
+	if f != jsonraw.NoFault {
+		return dst, s.fail(f)
 	}
-	s.pos++ // '{'
+	if empty {
+		return append(dst, '{', '}'), nil
+	}
 	dst = append(dst, '{')
-	s.skipWS()
-	if s.peek() == '}' {
-		s.pos++
-		return append(dst, '}'), nil
-	}
 	for {
-		start, end, escaped, err := s.scanKey()
-		if err != nil {
-			return dst, err
+		start := s.Pos()
+		end, escaped, ok := s.Key()
+		if !ok {
+			return dst, s.fail(jsonraw.FaultSyntax)
 		}
 		dst = append(dst, s.src[start:end]...)
 		dst = append(dst, ':')
-		dst, err = s.shapeValue(dst, s.kept.has(s.src[start+1:end-1], escaped), depth)
-		if err != nil {
+		var err error
+		if dst, err = s.shapeValue(dst, s.kept.has(s.src[start:end], escaped), depth); err != nil {
 			return dst, err
 		}
-		s.skipWS()
-		switch s.peek() {
-		case ',':
-			s.pos++
-			dst = append(dst, ',')
-			s.skipWS()
-		case '}':
-			s.pos++
-			return append(dst, '}'), nil
-		default:
-			return dst, s.syntaxErr()
+		more, ok := s.More('}')
+		if !ok {
+			return dst, s.fail(jsonraw.FaultSyntax)
 		}
+		if !more {
+			return append(dst, '}'), nil
+		}
+		dst = append(dst, ',')
 	}
 }

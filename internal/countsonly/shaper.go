@@ -48,14 +48,11 @@ func (s *Shaper) AppendJSON(dst, src []byte) ([]byte, Stats, error) {
 	if len(src) > s.limits.MaxBytes {
 		return dst, Stats{}, errAt(ErrTooLarge, s.limits.MaxBytes)
 	}
-	sc := scanner{src: src, maxDepth: s.limits.MaxDepth, kept: &s.kept}
-	sc.skipWS()
+	sc := scanner{Lexer: jsonraw.NewLexer(src, s.limits.MaxDepth), src: src, kept: &s.kept}
+	sc.SkipSpace()
 	out, err := sc.shapeValue(dst, false, 0)
-	if err == nil {
-		sc.skipWS()
-		if sc.pos != len(src) {
-			err = sc.syntaxErr()
-		}
+	if err == nil && !sc.AtEnd() {
+		err = sc.fail(jsonraw.FaultSyntax)
 	}
 	if err != nil {
 		return dst, Stats{}, err
