@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"hash"
 	"strings"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // Sum is a truncated SHA-256: 16 bytes keep per-run memory small while
@@ -13,12 +15,11 @@ type Sum [16]byte
 
 // Limits bound the work one result may cost. Zero fields take the defaults.
 type Limits struct {
-	MaxDepth int // nesting of objects and arrays; default 64
+	MaxDepth int // nesting of objects and arrays; default jsonraw.DefaultMaxDepth (64)
 	MaxBytes int // input size normalised as JSON; default 4 MiB
 }
 
 const (
-	defaultMaxDepth = 64
 	defaultMaxBytes = 4 << 20
 
 	// Scratch buffers that grew past this are dropped after the call, so a
@@ -54,7 +55,7 @@ func New(volatileFields []string, limits Limits) *Normaliser {
 	}
 	n := &Normaliser{maxDepth: limits.MaxDepth, maxBytes: limits.MaxBytes}
 	if n.maxDepth <= 0 {
-		n.maxDepth = defaultMaxDepth
+		n.maxDepth = jsonraw.DefaultMaxDepth
 	}
 	if n.maxBytes <= 0 {
 		n.maxBytes = defaultMaxBytes

@@ -1,7 +1,6 @@
 package digest
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"strings"
 	"testing"
@@ -282,28 +281,6 @@ func TestScratchConcurrentUse(t *testing.T) {
 	for g := 0; g < 4; g++ {
 		if !<-done {
 			t.Error("concurrent Of gave a different digest")
-		}
-	}
-}
-
-func TestScanPlain(t *testing.T) {
-	ref := func(in []byte, i int) int {
-		for i < len(in) && !special[in[i]] {
-			i++
-		}
-		return i
-	}
-	for _, fill := range []byte{'a', 0xc3, 0x7f, 0x21, 0x5d, 0xff} {
-		for c := 0; c < 256; c++ {
-			for pos := 0; pos < 20; pos++ {
-				for start := 0; start < 3; start++ {
-					in := bytes.Repeat([]byte{fill}, 20)
-					in[pos] = byte(c)
-					if got, want := scanPlain(in, start), ref(in, start); got != want {
-						t.Fatalf("scanPlain(fill %#x, %#x at %d, from %d) = %d, want %d", fill, c, pos, start, got, want)
-					}
-				}
-			}
 		}
 	}
 }

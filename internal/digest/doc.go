@@ -19,9 +19,8 @@
 //     U+000D as \b, \t, \n, \f, \r; other control characters below U+0020 as
 //     \u00xx (lower-case hex); everything else, "/" and non-ASCII included,
 //     as literal UTF-8. A \u escape naming a lone surrogate is kept as a
-//     lower-case \udxxx escape. Bytes that are not valid UTF-8 are kept as
-//     they are (they are still distinct from every valid encoding, so the
-//     form stays injective; it is a hash input, not an interchange format).
+//     lower-case \udxxx escape. A string holding bytes that are not valid
+//     UTF-8 makes the document invalid JSON, digested as text (below).
 //   - Numbers are exact decimals, never floats, so "1", "1.0", "1e0" and
 //     "10e-1" agree while 0.1 and 0.10000000000000001 do not. Zero (any sign,
 //     fraction or exponent) is "0". Otherwise, with D the significant digits
@@ -32,12 +31,13 @@
 //     saturate (such numbers can collide; nothing real writes them).
 //   - Literals true, false and null as they are.
 //
-// Anything else — text, invalid JSON, JSON deeper than Limits.MaxDepth or
-// larger than Limits.MaxBytes — is trimmed of surrounding whitespace and
-// digested as a JSON string holding that text would be: the text `0 results`
-// and the JSON value "0 results" have the same Sum. Result.Invalid reports
-// the cases that started like JSON ('{' or '[') but were digested as text, so
-// the caller can count them; a digest always exists.
+// Anything else — text, invalid JSON (invalid UTF-8 included), JSON deeper
+// than Limits.MaxDepth or larger than Limits.MaxBytes — is trimmed of
+// surrounding whitespace and digested as a JSON string holding that text
+// would be: the text `0 results` and the JSON value "0 results" have the
+// same Sum. Result.Invalid reports the cases that started like JSON ('{' or
+// '[') but were digested as text, so the caller can count them; a digest
+// always exists.
 //
 // Volatile fields match keys case-insensitively (ASCII) and ignore '_' and
 // '-': request_id, requestId, Request-ID and REQUESTID are one field.
@@ -53,12 +53,12 @@
 // the arguments is a parameter the model chose, not envelope noise). Blank
 // arguments are taken as {}; arguments that are not JSON become a string.
 //
-// Implementation: a hand-written recursive-descent scanner writes the
-// canonical text straight into Scratch's buffer while it validates. Each
-// object records its members as (offset, key end, value end) spans in a flat
-// slice kept in Scratch; when the object closes, the spans are sorted by
-// index (insertion sort for small objects) and, only if the input order was
-// not already canonical, the member bytes are permuted in place through the
-// tail of the same buffer. No maps, no reflection, no per-call allocation
-// once a Scratch has grown to the sizes it sees.
+// Implementation: a recursive descent drives jsonraw's lexer, which
+// validates, and writes the canonical text straight into Scratch's buffer
+// token by token. Each object records its members as (offset, key end, value
+// end) spans in a flat slice kept in Scratch; when the object closes, the
+// spans are sorted by index (insertion sort for small objects) and, only if
+// the input order was not already canonical, the member bytes are permuted
+// in place through the tail of the same buffer. No maps, no reflection, no
+// per-call allocation once a Scratch has grown to the sizes it sees.
 package digest

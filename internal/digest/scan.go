@@ -2,19 +2,21 @@ package digest
 
 import (
 	"bytes"
-	"encoding/binary"
 	"slices"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
-// parser validates one JSON document and writes its canonical form to out.
-// It lives on the caller's stack; out and mem are Scratch's buffers.
+// parser writes the canonical form of one JSON document to out as the lexer validates it. It
+// lives on the caller's stack; out and mem are Scratch's buffers.
 type parser struct {
 	n     *Normaliser
 	s     *Scratch
 	in    []byte
-	pos   int
+	lex   jsonraw.Lexer
 	out   []byte
 	mem   []member
 	strip bool // remove volatile members (results yes, call arguments no)
@@ -23,98 +25,65 @@ type parser struct {
 // document parses the whole input as exactly one JSON value. empty reports
 // the emptiness of that value.
 func (p *parser) document() (empty, ok bool) {
+	p.lex = jsonraw.NewLexer(p.in, p.n.maxDepth)
+	p.lex.SkipSpace()
 	empty, ok = p.value(0)
-	if !ok {
-		return false, false
-	}
-	p.skipWS()
-	return empty, p.pos == len(p.in)
+	return empty, ok && p.lex.AtEnd()
 }
 
-func (p *parser) skipWS() {
-	for p.pos < len(p.in) {
-		switch p.in[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
-
-// value parses the value at p.pos (after whitespace); depth counts the
-// containers already open around it.
+// value parses the value at the cursor; depth counts the containers already
+// open around it.
 func (p *parser) value(depth int) (empty, ok bool) {
-	p.skipWS()
-	if p.pos >= len(p.in) {
-		return false, false
-	}
-	switch c := p.in[p.pos]; c {
+	switch p.lex.Peek() {
 	case '{':
 		return p.object(depth + 1)
 	case '[':
 		return p.array(depth + 1)
 	case '"':
 		return p.str()
-	case 't':
-		return false, p.literal("true")
-	case 'f':
-		return true, p.literal("false")
-	case 'n':
-		return true, p.literal("null")
-	default:
-		if c == '-' || ('0' <= c && c <= '9') {
-			return p.number()
-		}
-		return false, false
+	case 't', 'f', 'n':
+		return p.literal()
 	}
+	return p.number()
 }
 
-func (p *parser) literal(lit string) bool {
-	if len(p.in)-p.pos < len(lit) || string(p.in[p.pos:p.pos+len(lit)]) != lit {
-		return false
+// literal copies true, false or null; false and null are empty.
+func (p *parser) literal() (empty, ok bool) {
+	start := p.lex.Pos()
+	if !p.lex.Literal() {
+		return false, false
 	}
-	p.pos += len(lit)
-	p.out = append(p.out, lit...)
-	return true
+	p.out = append(p.out, p.in[start:p.lex.Pos()]...)
+	return p.in[start] != 't', true
 }
 
 func (p *parser) object(depth int) (empty, ok bool) {
-	if depth > p.n.maxDepth {
+	isEmpty, f := p.lex.Open(depth)
+	if f != jsonraw.NoFault {
 		return false, false
 	}
-	p.pos++ // '{'
+	if isEmpty {
+		p.out = append(p.out, '{', '}')
+		return true, true
+	}
 	p.out = append(p.out, '{')
 	open := len(p.out)
 	base := len(p.mem)
 	empty = true
-	p.skipWS()
-	if p.pos < len(p.in) && p.in[p.pos] == '}' {
-		p.pos++
-		p.out = append(p.out, '}')
-		return true, true
-	}
 	for {
-		p.skipWS()
-		if p.pos >= len(p.in) || p.in[p.pos] != '"' {
-			return false, false
-		}
 		mark := len(p.out)
 		if len(p.mem) > base {
 			p.out = append(p.out, ',')
 		}
 		start := len(p.out)
-		if _, ok := p.str(); !ok {
+		keyStart := p.lex.Pos()
+		keyEnd, escaped, ok := p.lex.Key()
+		if !ok || !p.appendString(p.in[keyStart:keyEnd], escaped) {
 			return false, false
 		}
-		keyEnd := len(p.out)
-		p.skipWS()
-		if p.pos >= len(p.in) || p.in[p.pos] != ':' {
-			return false, false
-		}
-		p.pos++
+		canonKeyEnd := len(p.out)
 		p.out = append(p.out, ':')
-		drop := p.strip && p.n.volatile(p.out[start+1:keyEnd-1], p.s)
+		drop := p.strip && p.n.volatile(p.out[start+1:canonKeyEnd-1], p.s)
 		e, ok := p.value(depth)
 		if !ok {
 			return false, false
@@ -122,20 +91,15 @@ func (p *parser) object(depth int) (empty, ok bool) {
 		if drop {
 			p.out = p.out[:mark]
 		} else {
-			p.mem = append(p.mem, member{start: start, keyEnd: keyEnd, end: len(p.out)})
+			p.mem = append(p.mem, member{start: start, keyEnd: canonKeyEnd, end: len(p.out)})
 			empty = empty && e
 		}
-		p.skipWS()
-		if p.pos >= len(p.in) {
+		more, ok := p.lex.More('}')
+		if !ok {
 			return false, false
 		}
-		c := p.in[p.pos]
-		p.pos++
-		if c == '}' {
+		if !more {
 			break
-		}
-		if c != ',' {
-			return false, false
 		}
 	}
 	p.order(open, p.mem[base:])
@@ -193,162 +157,85 @@ func (p *parser) order(open int, ms []member) {
 }
 
 func (p *parser) array(depth int) (empty, ok bool) {
-	if depth > p.n.maxDepth {
+	isEmpty, f := p.lex.Open(depth)
+	if f != jsonraw.NoFault {
 		return false, false
 	}
-	p.pos++ // '['
-	p.out = append(p.out, '[')
-	empty = true
-	p.skipWS()
-	if p.pos < len(p.in) && p.in[p.pos] == ']' {
-		p.pos++
-		p.out = append(p.out, ']')
+	if isEmpty {
+		p.out = append(p.out, '[', ']')
 		return true, true
 	}
-	for first := true; ; first = false {
-		if !first {
-			p.out = append(p.out, ',')
-		}
+	p.out = append(p.out, '[')
+	empty = true
+	for {
 		e, ok := p.value(depth)
 		if !ok {
 			return false, false
 		}
 		empty = empty && e
-		p.skipWS()
-		if p.pos >= len(p.in) {
+		more, ok := p.lex.More(']')
+		if !ok {
 			return false, false
 		}
-		c := p.in[p.pos]
-		p.pos++
-		if c == ']' {
+		if !more {
 			break
 		}
-		if c != ',' {
-			return false, false
-		}
+		p.out = append(p.out, ',')
 	}
 	p.out = append(p.out, ']')
 	return empty, true
 }
 
-// str parses the string at p.pos and writes its canonical form, quotes
+// str parses the string at the cursor and writes its canonical form, quotes
 // included.
 func (p *parser) str() (empty, ok bool) {
-	in := p.in
-	i := p.pos + 1
-	start := i
-	p.out = append(p.out, '"')
-	outStart := len(p.out)
-	for {
-		i = scanPlain(in, i)
-		if i >= len(in) {
-			return false, false
-		}
-		c := in[i]
-		if c == '"' {
-			p.out = append(p.out, in[start:i]...)
-			p.pos = i + 1
-			empty = len(p.out) == outStart
-			p.out = append(p.out, '"')
-			return empty, true
-		}
-		if c != '\\' { // a raw control character
-			return false, false
-		}
-		p.out = append(p.out, in[start:i]...)
-		if i+1 >= len(in) {
-			return false, false
-		}
-		switch e := in[i+1]; e {
-		case '"', '\\':
-			p.out = append(p.out, '\\', e)
-			i += 2
-		case '/':
-			p.out = append(p.out, '/')
-			i += 2
-		case 'b', 'f', 'n', 'r', 't':
-			p.out = append(p.out, '\\', e)
-			i += 2
-		case 'u':
-			r, ok := hex4(in, i+2)
-			if !ok {
-				return false, false
-			}
-			i += 6
-			switch {
-			case r < 0x80:
-				if special[r] {
-					p.out = appendEscapedByte(p.out, byte(r))
-				} else {
-					p.out = append(p.out, byte(r))
-				}
-			case 0xd800 <= r && r < 0xdc00:
-				// A high surrogate: a pair if a low one follows.
-				if i+6 <= len(in) && in[i] == '\\' && in[i+1] == 'u' {
-					if lo, ok := hex4(in, i+2); ok && 0xdc00 <= lo && lo < 0xe000 {
-						p.out = utf8.AppendRune(p.out, 0x10000+(r-0xd800)<<10+(lo-0xdc00))
-						i += 6
-						break
-					}
-				}
-				p.out = appendSurrogate(p.out, r)
-			case 0xdc00 <= r && r < 0xe000:
-				p.out = appendSurrogate(p.out, r)
-			default:
-				p.out = utf8.AppendRune(p.out, r)
-			}
-		default:
-			return false, false
-		}
-		start = i
+	start := p.lex.Pos()
+	escaped, ok := p.lex.String()
+	if !ok || !p.appendString(p.in[start:p.lex.Pos()], escaped) {
+		return false, false
 	}
+	// An escape always stands for at least one byte, so only "" is empty.
+	return p.lex.Pos()-start == 2, true
+}
+
+// appendString writes the canonical form of raw, a string token the lexer
+// has validated. Without escapes the token is already canonical: it holds no
+// control bytes, quotes or backslashes, and keeps "/" and UTF-8 literal.
+func (p *parser) appendString(raw []byte, escaped bool) bool {
+	if !escaped {
+		p.out = append(p.out, raw...)
+		return true
+	}
+	body := raw[1 : len(raw)-1]
+	p.out = append(p.out, '"')
+	for {
+		k := bytes.IndexByte(body, '\\')
+		if k < 0 {
+			break
+		}
+		p.out = append(p.out, body[:k]...)
+		r, size := jsonraw.DecodeEscape(body[k:])
+		switch {
+		case size == 0:
+			return false
+		case r < utf8.RuneSelf && special[r]:
+			p.out = appendEscapedByte(p.out, byte(r))
+		case utf16.IsSurrogate(r):
+			// A lone surrogate stays an escape: U+FFFD would make it equal to
+			// a real U+FFFD and the form would no longer be injective.
+			p.out = appendSurrogate(p.out, r)
+		default:
+			p.out = utf8.AppendRune(p.out, r)
+		}
+		body = body[k+size:]
+	}
+	p.out = append(p.out, body...)
+	p.out = append(p.out, '"')
+	return true
 }
 
 func appendSurrogate(dst []byte, r rune) []byte {
 	return append(dst, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
-}
-
-func hex4(in []byte, i int) (rune, bool) {
-	if i+4 > len(in) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range in[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
-// scanPlain returns the index of the first byte at or after i that a string
-// cannot hold literally ('"', '\' or a control byte), or len(in).
-func scanPlain(in []byte, i int) int {
-	// Eight bytes at a time while none of them is special (SWAR: a byte
-	// below 0x20, or equal to '"' or '\\', sets its high bit in m).
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for i+8 <= len(in) {
-		x := binary.LittleEndian.Uint64(in[i:])
-		q := x ^ (lo * '"')
-		b := x ^ (lo * '\\')
-		m := (x - lo*0x20) | (q - lo) | (b - lo)
-		if m&^x&hi != 0 {
-			break
-		}
-		i += 8
-	}
-	for i < len(in) && !special[in[i]] {
-		i++
-	}
-	return i
 }
 
 // maxExp bounds the exponent kept exactly; larger ones saturate.
@@ -356,76 +243,55 @@ const maxExp = 1e15
 
 // number parses a JSON number and writes it as an exact canonical decimal.
 func (p *parser) number() (empty, ok bool) {
+	num, ok := p.lex.Number()
+	if !ok {
+		return false, false
+	}
 	in := p.in
-	first := p.pos
-	i := p.pos
-	neg := false
-	if in[i] == '-' {
-		neg = true
-		i++
+	neg := in[num.Start] == '-'
+	intStart := num.Start
+	if neg {
+		intStart++
 	}
-	intStart := i
-	switch {
-	case i >= len(in):
-		return false, false
-	case in[i] == '0':
-		i++
-	case '1' <= in[i] && in[i] <= '9':
-		for i < len(in) && '0' <= in[i] && in[i] <= '9' {
-			i++
-		}
-	default:
-		return false, false
+	var frac []byte
+	if num.FracEnd > num.IntEnd {
+		frac = in[num.IntEnd+1 : num.FracEnd]
 	}
-	intEnd := i
-	fracStart, fracEnd := i, i
-	if i < len(in) && in[i] == '.' {
-		i++
-		fracStart = i
-		for i < len(in) && '0' <= in[i] && in[i] <= '9' {
-			i++
-		}
-		if i == fracStart {
-			return false, false
-		}
-		fracEnd = i
-	}
-	var exp int64
-	hasExp := false
-	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
-		hasExp = true
-		i++
-		expNeg := false
-		if i < len(in) && (in[i] == '+' || in[i] == '-') {
-			expNeg = in[i] == '-'
-			i++
-		}
-		digits := i
-		for i < len(in) && '0' <= in[i] && in[i] <= '9' {
-			if exp < maxExp {
-				exp = exp*10 + int64(in[i]-'0')
-			}
-			i++
-		}
-		if i == digits {
-			return false, false
-		}
-		if expNeg {
-			exp = -exp
-		}
-	}
-	p.pos = i
-	if fracEnd == fracStart && !hasExp && intEnd-intStart <= 21 {
+	hasExp := num.End > num.FracEnd
+	if len(frac) == 0 && !hasExp && num.IntEnd-intStart <= 21 {
 		// An integer short enough to be written in full: already canonical,
 		// except for zero, whose integer part is the single digit 0.
 		if in[intStart] == '0' {
 			p.out = append(p.out, '0')
 			return true, true
 		}
-		p.out = append(p.out, in[first:i]...)
+		p.out = append(p.out, in[num.Start:num.End]...)
 		return false, true
 	}
-	return p.decimal(neg, in[intStart:intEnd], in[fracStart:fracEnd], exp)
+	var exp int64
+	if hasExp {
+		exp = exponent(in[num.FracEnd+1 : num.End])
+	}
+	return p.decimal(neg, in[intStart:num.IntEnd], frac, exp)
+}
+
+// exponent is the value of a validated exponent (an optional sign, then
+// digits), saturating at maxExp.
+func exponent(e []byte) int64 {
+	neg := e[0] == '-'
+	if e[0] == '+' || e[0] == '-' {
+		e = e[1:]
+	}
+	var v int64
+	for _, c := range e {
+		if v < maxExp {
+			v = v*10 + int64(c-'0')
+		}
+	}
+	if neg {
+		return -v
+	}
+	return v
 }
 
 // decimal writes the canonical form of ±(intDigits.fracDigits)×10^exp.
