@@ -56,7 +56,7 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		scratch:    sync.Pool{New: func() any { return new(digest.Scratch) }},
 		now:        time.Now,
 	}
-	err = tb.RegisterAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
+	err = tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
 		o.Observe(int64(g.runs.active(g.now())))
 		return nil
 	})
@@ -68,12 +68,12 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 // its first increment is a jump increase() and rate() cannot see.
 func (g *guard) serveZeros() {
 	ctx, t := context.Background(), g.telemetry
-	t.AgentguardSteps.Add(ctx, 0, progressTrue)
-	t.AgentguardSteps.Add(ctx, 0, progressFalse)
-	t.AgentguardWaitExempt.Add(ctx, 0)
-	t.AgentguardRunsStarted.Add(ctx, 0)
-	t.AgentguardRunsEvicted.Add(ctx, 0, evictedIdle)
-	t.AgentguardRunsEvicted.Add(ctx, 0, evictedFull)
+	t.ProcessorAgentguardSteps.Add(ctx, 0, progressTrue)
+	t.ProcessorAgentguardSteps.Add(ctx, 0, progressFalse)
+	t.ProcessorAgentguardPollsExempt.Add(ctx, 0)
+	t.ProcessorAgentguardRunsStarted.Add(ctx, 0)
+	t.ProcessorAgentguardRunsEvicted.Add(ctx, 0, evictedIdle)
+	t.ProcessorAgentguardRunsEvicted.Add(ctx, 0, evictedFull)
 }
 
 func (g *guard) shutdown(context.Context) error {
@@ -181,7 +181,7 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 		}
 	}
 	if started > 0 {
-		g.telemetry.AgentguardRunsStarted.Add(ctx, started)
+		g.telemetry.ProcessorAgentguardRunsStarted.Add(ctx, started)
 	}
 	g.record(ctx, withProgress, barren, exempt, stuck, evicted.Age, evicted.Capacity)
 	return td, nil
@@ -295,23 +295,23 @@ var (
 func (g *guard) record(ctx context.Context, withProgress, barren, exempt int64, stuck []stuckEpisode, idle, capacity int) {
 	t := g.telemetry
 	if withProgress > 0 {
-		t.AgentguardSteps.Add(ctx, withProgress, progressTrue)
+		t.ProcessorAgentguardSteps.Add(ctx, withProgress, progressTrue)
 	}
 	if barren > 0 {
-		t.AgentguardSteps.Add(ctx, barren, progressFalse)
+		t.ProcessorAgentguardSteps.Add(ctx, barren, progressFalse)
 	}
 	if exempt > 0 {
-		t.AgentguardWaitExempt.Add(ctx, exempt)
+		t.ProcessorAgentguardPollsExempt.Add(ctx, exempt)
 	}
 	for _, s := range stuck {
-		t.AgentguardRunsStuck.Add(ctx, 1, metric.WithAttributes(
+		t.ProcessorAgentguardStuckEpisodes.Add(ctx, 1, metric.WithAttributes(
 			attribute.String(attrAgentName, s.agent), attribute.String(attrReason, string(s.reason))))
 	}
 	if idle > 0 {
-		t.AgentguardRunsEvicted.Add(ctx, int64(idle), evictedIdle)
+		t.ProcessorAgentguardRunsEvicted.Add(ctx, int64(idle), evictedIdle)
 	}
 	if capacity > 0 {
-		t.AgentguardRunsEvicted.Add(ctx, int64(capacity), evictedFull)
+		t.ProcessorAgentguardRunsEvicted.Add(ctx, int64(capacity), evictedFull)
 	}
 }
 

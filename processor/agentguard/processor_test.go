@@ -64,12 +64,12 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 	assert.Equal(t, 5, steps)
 	assert.Equal(t, 1, events, "one event per stuck episode, though step 5 is stuck too")
 
-	metadatatest.AssertEqualAgentguardRunsStuck(t, h.tel, []metricdata.DataPoint[int64]{{
+	metadatatest.AssertEqualProcessorAgentguardStuckEpisodes(t, h.tel, []metricdata.DataPoint[int64]{{
 		Value:      1,
 		Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "docs"), attribute.String("reason", "no_progress")),
 	}}, metricdatatest.IgnoreTimestamp())
 	// Every empty search is barren; the true series is served from the start, at zero.
-	metadatatest.AssertEqualAgentguardSteps(t, h.tel, []metricdata.DataPoint[int64]{
+	metadatatest.AssertEqualProcessorAgentguardSteps(t, h.tel, []metricdata.DataPoint[int64]{
 		{Value: 0, Attributes: attribute.NewSet(attribute.String("progress", "true"))},
 		{Value: 5, Attributes: attribute.NewSet(attribute.String("progress", "false"))},
 	}, metricdatatest.IgnoreTimestamp())
@@ -78,7 +78,7 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 func TestWaitExemptPollsAreCounted(t *testing.T) {
 	h := newHarness(t, seedConfig())
 	h.run(generate(t, "deploy", 1).Traces)
-	metadatatest.AssertEqualAgentguardWaitExempt(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}},
+	metadatatest.AssertEqualProcessorAgentguardPollsExempt(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp(), metricdatatest.IgnoreValue())
 }
 
@@ -158,7 +158,7 @@ func TestAgentLabelsAreCapped(t *testing.T) {
 		})
 		h.run(run.Traces)
 	}
-	metadatatest.AssertEqualAgentguardRunsStuck(t, h.tel, []metricdata.DataPoint[int64]{
+	metadatatest.AssertEqualProcessorAgentguardStuckEpisodes(t, h.tel, []metricdata.DataPoint[int64]{
 		{Value: 1, Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "first"), attribute.String("reason", "no_progress"))},
 		{Value: 1, Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "other"), attribute.String("reason", "no_progress"))},
 	}, metricdatatest.IgnoreTimestamp())
@@ -192,11 +192,11 @@ func TestRunStateIsBounded(t *testing.T) {
 	withoutRoot(run.Traces)
 	_, err = g.processTraces(context.Background(), run.Traces)
 	require.NoError(t, err)
-	metadatatest.AssertEqualAgentguardRunsEvicted(t, tel, []metricdata.DataPoint[int64]{
+	metadatatest.AssertEqualProcessorAgentguardRunsEvicted(t, tel, []metricdata.DataPoint[int64]{
 		{Value: 1, Attributes: attribute.NewSet(attribute.String("reason", "capacity"))},
 		{Value: 2, Attributes: attribute.NewSet(attribute.String("reason", "idle"))},
 	}, metricdatatest.IgnoreTimestamp())
-	metadatatest.AssertEqualAgentguardRunsActive(t, tel, []metricdata.DataPoint[int64]{{Value: 1}}, metricdatatest.IgnoreTimestamp())
+	metadatatest.AssertEqualProcessorAgentguardRunsActive(t, tel, []metricdata.DataPoint[int64]{{Value: 1}}, metricdatatest.IgnoreTimestamp())
 }
 
 func withoutRoot(td ptrace.Traces) {

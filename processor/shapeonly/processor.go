@@ -54,11 +54,11 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 // increase() and rate() cannot see, and a shaping failure is exactly such a first increment.
 func (p *shapeOnly) serveZeros() {
 	ctx, t := context.Background(), p.telemetry
-	t.ShapeonlyValuesWithheld.Add(ctx, 0)
-	t.ShapeonlySpansShaped.Add(ctx, 0)
-	t.ShapeonlyValuesFailed.Add(ctx, 0)
-	t.ShapeonlyCallsEvicted.Add(ctx, 0, reasonAge)
-	t.ShapeonlyCallsEvicted.Add(ctx, 0, reasonCapacity)
+	t.ProcessorShapeonlyValuesWithheld.Add(ctx, 0)
+	t.ProcessorShapeonlyRecordsShaped.Add(ctx, 0)
+	t.ProcessorShapeonlyValuesFailed.Add(ctx, 0)
+	t.ProcessorShapeonlyMemoryEvicted.Add(ctx, 0, reasonAge)
+	t.ProcessorShapeonlyMemoryEvicted.Add(ctx, 0, reasonCapacity)
 }
 
 func (p *shapeOnly) shutdown(context.Context) error {
@@ -263,20 +263,20 @@ func (b *batch) shapeLogRecord(lr plog.LogRecord) bool {
 
 func (p *shapeOnly) record(ctx context.Context, b *batch) {
 	if b.values.withheld > 0 {
-		p.telemetry.ShapeonlyValuesWithheld.Add(ctx, int64(b.values.withheld))
+		p.telemetry.ProcessorShapeonlyValuesWithheld.Add(ctx, int64(b.values.withheld))
 	}
 	if b.values.failed > 0 {
-		p.telemetry.ShapeonlyValuesFailed.Add(ctx, int64(b.values.failed))
+		p.telemetry.ProcessorShapeonlyValuesFailed.Add(ctx, int64(b.values.failed))
 	}
 	if b.shaped > 0 {
-		p.telemetry.ShapeonlySpansShaped.Add(ctx, int64(b.shaped))
+		p.telemetry.ProcessorShapeonlyRecordsShaped.Add(ctx, int64(b.shaped))
 	}
 	ev := p.memory.takeEvicted()
 	if ev.Age > 0 {
-		p.telemetry.ShapeonlyCallsEvicted.Add(ctx, int64(ev.Age), reasonAge)
+		p.telemetry.ProcessorShapeonlyMemoryEvicted.Add(ctx, int64(ev.Age), reasonAge)
 	}
 	if ev.Capacity > 0 {
-		p.telemetry.ShapeonlyCallsEvicted.Add(ctx, int64(ev.Capacity), reasonCapacity)
+		p.telemetry.ProcessorShapeonlyMemoryEvicted.Add(ctx, int64(ev.Capacity), reasonCapacity)
 	}
 }
 

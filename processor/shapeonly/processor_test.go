@@ -40,8 +40,8 @@ func TestGenAIToolSpanByAttribute(t *testing.T) {
 	assert.Equal(t, "customer", attr(out, 0, "tool.data_class"))
 
 	// rows, note, account, app.note, app.tags
-	metadatatest.AssertEqualShapeonlyValuesWithheld(t, h.tel, []metricdata.DataPoint[int64]{{Value: 5}}, metricdatatest.IgnoreTimestamp())
-	metadatatest.AssertEqualShapeonlySpansShaped(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}}, metricdatatest.IgnoreTimestamp())
+	metadatatest.AssertEqualProcessorShapeonlyValuesWithheld(t, h.tel, []metricdata.DataPoint[int64]{{Value: 5}}, metricdatatest.IgnoreTimestamp())
+	metadatatest.AssertEqualProcessorShapeonlyRecordsShaped(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}}, metricdatatest.IgnoreTimestamp())
 }
 
 func TestToolWithoutDataClassIsUntouched(t *testing.T) {
@@ -219,5 +219,5 @@ func TestFailClosed(t *testing.T) {
 	assert.Equal(t, "[withheld]", attr(out, 0, "gen_ai.tool.call.result"))
 	assert.Equal(t, "[withheld]", attr(out, 0, "gen_ai.tool.call.arguments"))
 	assert.Equal(t, `"[withheld]"`, attr(out, 1, "gen_ai.input.messages"), "an unreadable transcript is withheld whole, as a JSON string")
-	metadatatest.AssertEqualShapeonlyValuesFailed(t, h.tel, []metricdata.DataPoint[int64]{{Value: 3}}, metricdatatest.IgnoreTimestamp())
+	metadatatest.AssertEqualProcessorShapeonlyValuesFailed(t, h.tel, []metricdata.DataPoint[int64]{{Value: 3}}, metricdatatest.IgnoreTimestamp())
 }

@@ -25,15 +25,15 @@ func Tracer(settings component.TelemetrySettings) trace.Tracer {
 // TelemetryBuilder provides an interface for components to report telemetry
 // as defined in metadata and user config.
 type TelemetryBuilder struct {
-	meter                 metric.Meter
-	mu                    sync.Mutex
-	registrations         []metric.Registration
-	AgentguardRunsActive  metric.Int64ObservableGauge
-	AgentguardRunsEvicted metric.Int64Counter
-	AgentguardRunsStarted metric.Int64Counter
-	AgentguardRunsStuck   metric.Int64Counter
-	AgentguardSteps       metric.Int64Counter
-	AgentguardWaitExempt  metric.Int64Counter
+	meter                            metric.Meter
+	mu                               sync.Mutex
+	registrations                    []metric.Registration
+	ProcessorAgentguardPollsExempt   metric.Int64Counter
+	ProcessorAgentguardRunsActive    metric.Int64ObservableGauge
+	ProcessorAgentguardRunsEvicted   metric.Int64Counter
+	ProcessorAgentguardRunsStarted   metric.Int64Counter
+	ProcessorAgentguardSteps         metric.Int64Counter
+	ProcessorAgentguardStuckEpisodes metric.Int64Counter
 }
 
 // TelemetryBuilderOption applies changes to default builder.
@@ -47,12 +47,12 @@ func (tbof telemetryBuilderOptionFunc) apply(mb *TelemetryBuilder) {
 	tbof(mb)
 }
 
-// RegisterAgentguardRunsActiveCallback sets callback for observable AgentguardRunsActive metric.
-func (builder *TelemetryBuilder) RegisterAgentguardRunsActiveCallback(cb metric.Int64Callback) error {
+// RegisterProcessorAgentguardRunsActiveCallback sets callback for observable ProcessorAgentguardRunsActive metric.
+func (builder *TelemetryBuilder) RegisterProcessorAgentguardRunsActiveCallback(cb metric.Int64Callback) error {
 	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
-		cb(ctx, &observerInt64{inst: builder.AgentguardRunsActive, obs: o})
+		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardRunsActive, obs: o})
 		return nil
-	}, builder.AgentguardRunsActive)
+	}, builder.ProcessorAgentguardRunsActive)
 	if err != nil {
 		return err
 	}
@@ -90,40 +90,40 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	}
 	builder.meter = Meter(settings)
 	var err, errs error
-	builder.AgentguardRunsActive, err = builder.meter.Int64ObservableGauge(
-		"otelcol_agentguard_runs_active",
+	builder.ProcessorAgentguardPollsExempt, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_polls_exempt",
+		metric.WithDescription("Polls of a declared wait tool exempted from the loop and no-progress checks. [Development]"),
+		metric.WithUnit("{poll}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardRunsActive, err = builder.meter.Int64ObservableGauge(
+		"otelcol_processor_agentguard_runs_active",
 		metric.WithDescription("Runs whose state agentguard holds now. [Development]"),
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.AgentguardRunsEvicted, err = builder.meter.Int64Counter(
-		"otelcol_agentguard_runs_evicted",
+	builder.ProcessorAgentguardRunsEvicted, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_runs_evicted",
 		metric.WithDescription("Run states dropped before their run ended, by reason (idle or capacity). [Development]"),
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.AgentguardRunsStarted, err = builder.meter.Int64Counter(
-		"otelcol_agentguard_runs_started",
+	builder.ProcessorAgentguardRunsStarted, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_runs_started",
 		metric.WithDescription("Runs agentguard began to track (a run seen again after it ended or was evicted counts again). [Development]"),
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.AgentguardRunsStuck, err = builder.meter.Int64Counter(
-		"otelcol_agentguard_runs_stuck",
+	builder.ProcessorAgentguardSteps, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_steps",
+		metric.WithDescription("Tool calls judged, by whether they made progress (an exempt poll counts as progress). [Development]"),
+		metric.WithUnit("{step}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardStuckEpisodes, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_stuck_episodes",
 		metric.WithDescription("Stuck episodes, by agent (gen_ai.agent.name) and reason. A run that recovers and sticks again counts again. [Development]"),
-		metric.WithUnit("{run}"),
-	)
-	errs = errors.Join(errs, err)
-	builder.AgentguardSteps, err = builder.meter.Int64Counter(
-		"otelcol_agentguard_steps",
-		metric.WithDescription("Tool calls judged, by whether they made progress. [Development]"),
-		metric.WithUnit("{step}"),
-	)
-	errs = errors.Join(errs, err)
-	builder.AgentguardWaitExempt, err = builder.meter.Int64Counter(
-		"otelcol_agentguard_wait_exempt",
-		metric.WithDescription("Polls of a declared wait tool exempted from the loop and no-progress checks. [Development]"),
-		metric.WithUnit("{step}"),
+		metric.WithUnit("{episode}"),
 	)
 	errs = errors.Join(errs, err)
 	return &builder, errs

@@ -21,23 +21,39 @@ func NewSettings(tt *componenttest.Telemetry) processor.Settings {
 	return set
 }
 
-func AssertEqualAgentguardRunsActive(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+func AssertEqualProcessorAgentguardPollsExempt(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
-		Name:        "otelcol_agentguard_runs_active",
+		Name:        "otelcol_processor_agentguard_polls_exempt",
+		Description: "Polls of a declared wait tool exempted from the loop and no-progress checks. [Development]",
+		Unit:        "{poll}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_polls_exempt")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
+func AssertEqualProcessorAgentguardRunsActive(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_runs_active",
 		Description: "Runs whose state agentguard holds now. [Development]",
 		Unit:        "{run}",
 		Data: metricdata.Gauge[int64]{
 			DataPoints: dps,
 		},
 	}
-	got, err := tt.GetMetric("otelcol_agentguard_runs_active")
+	got, err := tt.GetMetric("otelcol_processor_agentguard_runs_active")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
-func AssertEqualAgentguardRunsEvicted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+func AssertEqualProcessorAgentguardRunsEvicted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
-		Name:        "otelcol_agentguard_runs_evicted",
+		Name:        "otelcol_processor_agentguard_runs_evicted",
 		Description: "Run states dropped before their run ended, by reason (idle or capacity). [Development]",
 		Unit:        "{run}",
 		Data: metricdata.Sum[int64]{
@@ -46,14 +62,14 @@ func AssertEqualAgentguardRunsEvicted(t *testing.T, tt *componenttest.Telemetry,
 			DataPoints:  dps,
 		},
 	}
-	got, err := tt.GetMetric("otelcol_agentguard_runs_evicted")
+	got, err := tt.GetMetric("otelcol_processor_agentguard_runs_evicted")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
-func AssertEqualAgentguardRunsStarted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+func AssertEqualProcessorAgentguardRunsStarted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
-		Name:        "otelcol_agentguard_runs_started",
+		Name:        "otelcol_processor_agentguard_runs_started",
 		Description: "Runs agentguard began to track (a run seen again after it ended or was evicted counts again). [Development]",
 		Unit:        "{run}",
 		Data: metricdata.Sum[int64]{
@@ -62,55 +78,39 @@ func AssertEqualAgentguardRunsStarted(t *testing.T, tt *componenttest.Telemetry,
 			DataPoints:  dps,
 		},
 	}
-	got, err := tt.GetMetric("otelcol_agentguard_runs_started")
+	got, err := tt.GetMetric("otelcol_processor_agentguard_runs_started")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
-func AssertEqualAgentguardRunsStuck(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+func AssertEqualProcessorAgentguardSteps(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
-		Name:        "otelcol_agentguard_runs_stuck",
+		Name:        "otelcol_processor_agentguard_steps",
+		Description: "Tool calls judged, by whether they made progress (an exempt poll counts as progress). [Development]",
+		Unit:        "{step}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_steps")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
+func AssertEqualProcessorAgentguardStuckEpisodes(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_stuck_episodes",
 		Description: "Stuck episodes, by agent (gen_ai.agent.name) and reason. A run that recovers and sticks again counts again. [Development]",
-		Unit:        "{run}",
+		Unit:        "{episode}",
 		Data: metricdata.Sum[int64]{
 			Temporality: metricdata.CumulativeTemporality,
 			IsMonotonic: true,
 			DataPoints:  dps,
 		},
 	}
-	got, err := tt.GetMetric("otelcol_agentguard_runs_stuck")
-	require.NoError(t, err)
-	metricdatatest.AssertEqual(t, want, got, opts...)
-}
-
-func AssertEqualAgentguardSteps(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
-	want := metricdata.Metrics{
-		Name:        "otelcol_agentguard_steps",
-		Description: "Tool calls judged, by whether they made progress. [Development]",
-		Unit:        "{step}",
-		Data: metricdata.Sum[int64]{
-			Temporality: metricdata.CumulativeTemporality,
-			IsMonotonic: true,
-			DataPoints:  dps,
-		},
-	}
-	got, err := tt.GetMetric("otelcol_agentguard_steps")
-	require.NoError(t, err)
-	metricdatatest.AssertEqual(t, want, got, opts...)
-}
-
-func AssertEqualAgentguardWaitExempt(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
-	want := metricdata.Metrics{
-		Name:        "otelcol_agentguard_wait_exempt",
-		Description: "Polls of a declared wait tool exempted from the loop and no-progress checks. [Development]",
-		Unit:        "{step}",
-		Data: metricdata.Sum[int64]{
-			Temporality: metricdata.CumulativeTemporality,
-			IsMonotonic: true,
-			DataPoints:  dps,
-		},
-	}
-	got, err := tt.GetMetric("otelcol_agentguard_wait_exempt")
+	got, err := tt.GetMetric("otelcol_processor_agentguard_stuck_episodes")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }

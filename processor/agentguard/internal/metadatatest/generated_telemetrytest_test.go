@@ -20,31 +20,31 @@ func TestSetupTelemetry(t *testing.T) {
 	tb, err := metadata.NewTelemetryBuilder(testTel.NewTelemetrySettings())
 	require.NoError(t, err)
 	defer tb.Shutdown()
-	require.NoError(t, tb.RegisterAgentguardRunsActiveCallback(func(_ context.Context, observer metric.Int64Observer) error {
+	require.NoError(t, tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, observer metric.Int64Observer) error {
 		observer.Observe(1)
 		return nil
 	}))
-	tb.AgentguardRunsEvicted.Add(context.Background(), 1)
-	tb.AgentguardRunsStarted.Add(context.Background(), 1)
-	tb.AgentguardRunsStuck.Add(context.Background(), 1)
-	tb.AgentguardSteps.Add(context.Background(), 1)
-	tb.AgentguardWaitExempt.Add(context.Background(), 1)
-	AssertEqualAgentguardRunsActive(t, testTel,
+	tb.ProcessorAgentguardPollsExempt.Add(context.Background(), 1)
+	tb.ProcessorAgentguardRunsEvicted.Add(context.Background(), 1)
+	tb.ProcessorAgentguardRunsStarted.Add(context.Background(), 1)
+	tb.ProcessorAgentguardSteps.Add(context.Background(), 1)
+	tb.ProcessorAgentguardStuckEpisodes.Add(context.Background(), 1)
+	AssertEqualProcessorAgentguardPollsExempt(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
-	AssertEqualAgentguardRunsEvicted(t, testTel,
+	AssertEqualProcessorAgentguardRunsActive(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
-	AssertEqualAgentguardRunsStarted(t, testTel,
+	AssertEqualProcessorAgentguardRunsEvicted(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
-	AssertEqualAgentguardRunsStuck(t, testTel,
+	AssertEqualProcessorAgentguardRunsStarted(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
-	AssertEqualAgentguardSteps(t, testTel,
+	AssertEqualProcessorAgentguardSteps(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
-	AssertEqualAgentguardWaitExempt(t, testTel,
+	AssertEqualProcessorAgentguardStuckEpisodes(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 

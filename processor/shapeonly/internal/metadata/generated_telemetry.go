@@ -23,13 +23,13 @@ func Tracer(settings component.TelemetrySettings) trace.Tracer {
 // TelemetryBuilder provides an interface for components to report telemetry
 // as defined in metadata and user config.
 type TelemetryBuilder struct {
-	meter                   metric.Meter
-	mu                      sync.Mutex
-	registrations           []metric.Registration
-	ShapeonlyCallsEvicted   metric.Int64Counter
-	ShapeonlySpansShaped    metric.Int64Counter
-	ShapeonlyValuesFailed   metric.Int64Counter
-	ShapeonlyValuesWithheld metric.Int64Counter
+	meter                            metric.Meter
+	mu                               sync.Mutex
+	registrations                    []metric.Registration
+	ProcessorShapeonlyMemoryEvicted  metric.Int64Counter
+	ProcessorShapeonlyRecordsShaped  metric.Int64Counter
+	ProcessorShapeonlyValuesFailed   metric.Int64Counter
+	ProcessorShapeonlyValuesWithheld metric.Int64Counter
 }
 
 // TelemetryBuilderOption applies changes to default builder.
@@ -61,26 +61,26 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	}
 	builder.meter = Meter(settings)
 	var err, errs error
-	builder.ShapeonlyCallsEvicted, err = builder.meter.Int64Counter(
-		"otelcol_shapeonly_calls_evicted",
+	builder.ProcessorShapeonlyMemoryEvicted, err = builder.meter.Int64Counter(
+		"otelcol_processor_shapeonly_memory_evicted",
 		metric.WithDescription("Remembered data-class call ids and learnt tool names forgotten to stay within bounds, by reason (age or capacity). [Development]"),
 		metric.WithUnit("{entry}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.ShapeonlySpansShaped, err = builder.meter.Int64Counter(
-		"otelcol_shapeonly_spans_shaped",
+	builder.ProcessorShapeonlyRecordsShaped, err = builder.meter.Int64Counter(
+		"otelcol_processor_shapeonly_records_shaped",
 		metric.WithDescription("Spans and log records in which at least one value was withheld. [Development]"),
-		metric.WithUnit("{span}"),
+		metric.WithUnit("{record}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.ShapeonlyValuesFailed, err = builder.meter.Int64Counter(
-		"otelcol_shapeonly_values_failed",
+	builder.ProcessorShapeonlyValuesFailed, err = builder.meter.Int64Counter(
+		"otelcol_processor_shapeonly_values_failed",
 		metric.WithDescription("Values withheld whole because they could not be shaped (malformed, too deep or too large). [Development]"),
 		metric.WithUnit("{value}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.ShapeonlyValuesWithheld, err = builder.meter.Int64Counter(
-		"otelcol_shapeonly_values_withheld",
+	builder.ProcessorShapeonlyValuesWithheld, err = builder.meter.Int64Counter(
+		"otelcol_processor_shapeonly_values_withheld",
 		metric.WithDescription("Strings and arrays replaced by a placeholder, including values withheld whole. [Development]"),
 		metric.WithUnit("{value}"),
 	)

@@ -21,9 +21,9 @@ func NewSettings(tt *componenttest.Telemetry) processor.Settings {
 	return set
 }
 
-func AssertEqualShapeonlyCallsEvicted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+func AssertEqualProcessorShapeonlyMemoryEvicted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
-		Name:        "otelcol_shapeonly_calls_evicted",
+		Name:        "otelcol_processor_shapeonly_memory_evicted",
 		Description: "Remembered data-class call ids and learnt tool names forgotten to stay within bounds, by reason (age or capacity). [Development]",
 		Unit:        "{entry}",
 		Data: metricdata.Sum[int64]{
@@ -32,30 +32,30 @@ func AssertEqualShapeonlyCallsEvicted(t *testing.T, tt *componenttest.Telemetry,
 			DataPoints:  dps,
 		},
 	}
-	got, err := tt.GetMetric("otelcol_shapeonly_calls_evicted")
+	got, err := tt.GetMetric("otelcol_processor_shapeonly_memory_evicted")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
-func AssertEqualShapeonlySpansShaped(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+func AssertEqualProcessorShapeonlyRecordsShaped(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
-		Name:        "otelcol_shapeonly_spans_shaped",
+		Name:        "otelcol_processor_shapeonly_records_shaped",
 		Description: "Spans and log records in which at least one value was withheld. [Development]",
-		Unit:        "{span}",
+		Unit:        "{record}",
 		Data: metricdata.Sum[int64]{
 			Temporality: metricdata.CumulativeTemporality,
 			IsMonotonic: true,
 			DataPoints:  dps,
 		},
 	}
-	got, err := tt.GetMetric("otelcol_shapeonly_spans_shaped")
+	got, err := tt.GetMetric("otelcol_processor_shapeonly_records_shaped")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
-func AssertEqualShapeonlyValuesFailed(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+func AssertEqualProcessorShapeonlyValuesFailed(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
-		Name:        "otelcol_shapeonly_values_failed",
+		Name:        "otelcol_processor_shapeonly_values_failed",
 		Description: "Values withheld whole because they could not be shaped (malformed, too deep or too large). [Development]",
 		Unit:        "{value}",
 		Data: metricdata.Sum[int64]{
@@ -64,14 +64,14 @@ func AssertEqualShapeonlyValuesFailed(t *testing.T, tt *componenttest.Telemetry,
 			DataPoints:  dps,
 		},
 	}
-	got, err := tt.GetMetric("otelcol_shapeonly_values_failed")
+	got, err := tt.GetMetric("otelcol_processor_shapeonly_values_failed")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
-func AssertEqualShapeonlyValuesWithheld(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+func AssertEqualProcessorShapeonlyValuesWithheld(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
-		Name:        "otelcol_shapeonly_values_withheld",
+		Name:        "otelcol_processor_shapeonly_values_withheld",
 		Description: "Strings and arrays replaced by a placeholder, including values withheld whole. [Development]",
 		Unit:        "{value}",
 		Data: metricdata.Sum[int64]{
@@ -80,7 +80,7 @@ func AssertEqualShapeonlyValuesWithheld(t *testing.T, tt *componenttest.Telemetr
 			DataPoints:  dps,
 		},
 	}
-	got, err := tt.GetMetric("otelcol_shapeonly_values_withheld")
+	got, err := tt.GetMetric("otelcol_processor_shapeonly_values_withheld")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }

@@ -19,20 +19,20 @@ func TestSetupTelemetry(t *testing.T) {
 	tb, err := metadata.NewTelemetryBuilder(testTel.NewTelemetrySettings())
 	require.NoError(t, err)
 	defer tb.Shutdown()
-	tb.ShapeonlyCallsEvicted.Add(context.Background(), 1)
-	tb.ShapeonlySpansShaped.Add(context.Background(), 1)
-	tb.ShapeonlyValuesFailed.Add(context.Background(), 1)
-	tb.ShapeonlyValuesWithheld.Add(context.Background(), 1)
-	AssertEqualShapeonlyCallsEvicted(t, testTel,
+	tb.ProcessorShapeonlyMemoryEvicted.Add(context.Background(), 1)
+	tb.ProcessorShapeonlyRecordsShaped.Add(context.Background(), 1)
+	tb.ProcessorShapeonlyValuesFailed.Add(context.Background(), 1)
+	tb.ProcessorShapeonlyValuesWithheld.Add(context.Background(), 1)
+	AssertEqualProcessorShapeonlyMemoryEvicted(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
-	AssertEqualShapeonlySpansShaped(t, testTel,
+	AssertEqualProcessorShapeonlyRecordsShaped(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
-	AssertEqualShapeonlyValuesFailed(t, testTel,
+	AssertEqualProcessorShapeonlyValuesFailed(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
-	AssertEqualShapeonlyValuesWithheld(t, testTel,
+	AssertEqualProcessorShapeonlyValuesWithheld(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 
