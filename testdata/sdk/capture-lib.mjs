@@ -81,9 +81,11 @@ export function countToolResults(messages) {
 //   callModel(round): makes one model call on the conversation so far, runs
 //     the reply's tool calls (or lets the SDK run them) and appends the reply
 //     and the tool results to the conversation. Returns
-//     { finish, text, toolCalls }: the reply's finish reason as the loop reads
-//     it ("length" when cut at the output limit), its text, and the number of
-//     tool calls it made.
+//     { finish, text, toolCalls, modelCalls }: the reply's finish reason as the
+//     loop reads it ("length" when cut at the output limit), its text, the
+//     number of tool calls it made, and, for an SDK whose one call runs its own
+//     tool loop until a reply without tool calls (ADK's Runner), the number of
+//     model calls that took (default 1).
 //   appendUserText(text): appends user text to the conversation.
 //   toolFailures(): the number of tool calls that threw so far.
 export async function outerLoop(scenario, { callModel, appendUserText, toolFailures }) {
@@ -94,7 +96,7 @@ export async function outerLoop(scenario, { callModel, appendUserText, toolFailu
   let last;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     last = await callModel(round);
-    n.rounds++;
+    n.rounds += last.modelCalls ?? 1;
     last.cut = last.finish === "length";
     last.empty = !last.text && last.toolCalls === 0;
     if (last.cut) n.cut_offs++;

@@ -12,14 +12,25 @@
 //                              does): ADK makes adk-<uuid> ids for the tool
 //                              calls and strips them again from the contents
 //                              of later llm_requests
+//   outcomes.json              the six outcome scenarios (model-given ids): the
+//                              capture's outer loop (outerLoop in
+//                              capture-lib.mjs) calls runner.runAsync once per
+//                              turn (ADK runs the tool calls and calls the model
+//                              again until a reply without tool calls), inside
+//                              a root span of its own
+//
+// The scripted model yields LlmResponses the way ADK's Gemini class turns a
+// generateContent response into one (createLlmResponse): content and
+// finishReason, or, for a candidate without parts (an empty reply), errorCode =
+// finishReason and no content.
 import { BaseLlm, LlmAgent, FunctionTool, Runner, InMemorySessionService } from "@google/adk";
 import { z } from "zod";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { scenarios, stepFor, makeToolRunner } from "../scenarios.mjs";
-import { makeCapture } from "../capture-lib.mjs";
+import { scenarios, stepFor, makeToolRunner, outcomeScenarios, outcomeStepFor, countControls } from "../scenarios.mjs";
+import { makeCapture, outerLoop } from "../capture-lib.mjs";
 
 // ADK records the request and response contents on its spans unless this is
 // "false"; say so explicitly, whoever runs this.
@@ -41,34 +52,43 @@ function countFunctionResponses(llmRequest) {
   return n;
 }
 
+// The output limit the outcome scenarios' cut replies hit.
+const MAX_OUTPUT_TOKENS = 64;
+
 // ScriptedLlm plays the model: it reads the request's contents, counts the
-// function responses in it and answers with the scenario's next step, shaped
-// like a Gemini generateContent response (finishReason STOP for tool calls
-// too, as Gemini does).
+// function responses (and, in outcome scenarios, the loop's control texts) in
+// it and answers with the scenario's next step, as ADK's Gemini class would
+// yield a Gemini reply (finishReason STOP for tool calls too, as Gemini sends
+// it; MAX_TOKENS when cut; an empty candidate becomes errorCode STOP).
 class ScriptedLlm extends BaseLlm {
-  constructor(scenario, { withIds }) {
+  constructor(scenario, { withIds, outcome = false }) {
     super({ model: "scripted-model" });
     this.scenario = scenario;
     this.withIds = withIds;
+    this.outcome = outcome;
     this.requests = [];
   }
 
   async *generateContentAsync(llmRequest) {
     this.requests.push(structuredClone(llmRequest.contents));
     const seen = countFunctionResponses(llmRequest);
-    const step = stepFor(this.scenario, seen);
-    const usageMetadata = {
-      promptTokenCount: 100 + 20 * seen,
-      candidatesTokenCount: step.text ? 20 : 15,
-      totalTokenCount: 100 + 20 * seen + (step.text ? 20 : 15),
-    };
+    const step = this.outcome
+      ? outcomeStepFor(this.scenario, seen, countControls(llmRequest.contents))
+      : stepFor(this.scenario, seen);
+    const inTok = 100 + 20 * (this.requests.length - 1);
+    const outTok = step.empty ? 0 : step.cut ? MAX_OUTPUT_TOKENS : step.text ? 20 : 15;
+    const usageMetadata = { promptTokenCount: inTok, candidatesTokenCount: outTok, totalTokenCount: inTok + outTok };
+    if (step.empty) {
+      yield { errorCode: "STOP", usageMetadata, finishReason: "STOP" };
+      return;
+    }
     if (step.text) {
-      yield { content: { role: "model", parts: [{ text: step.text }] }, finishReason: "STOP", usageMetadata, modelVersion: "scripted-model" };
+      yield { content: { role: "model", parts: [{ text: step.text }] }, usageMetadata, finishReason: step.cut ? "MAX_TOKENS" : "STOP" };
       return;
     }
     const functionCall = { name: step.tool, args: step.args };
     if (this.withIds) functionCall.id = `call_${this.scenario.name}_${seen + 1}`;
-    yield { content: { role: "model", parts: [{ functionCall }] }, finishReason: "STOP", usageMetadata, modelVersion: "scripted-model" };
+    yield { content: { role: "model", parts: [{ functionCall }] }, usageMetadata, finishReason: "STOP" };
   }
 
   async connect() {
@@ -136,4 +156,95 @@ for (const scenario of scenarios) await runScenario(scenario, { withIds: true })
 await capture.write(new URL("./traces.json", import.meta.url), { close: false });
 
 for (const scenario of scenarios) await runScenario(scenario, { withIds: false });
-await capture.write(new URL("./traces-generated-ids.json", import.meta.url));
+await capture.write(new URL("./traces-generated-ids.json", import.meta.url), { close: false });
+
+async function runOutcome(scenario) {
+  const runTool = makeToolRunner(scenario);
+  let failures = 0;
+  const tools = Object.entries(scenario.tools).map(
+    ([name, def]) =>
+      new FunctionTool({
+        name,
+        description: def.description,
+        parameters: zodParams(def.params),
+        // A throw is ADK's to handle: the model gets {"error": <message>}.
+        execute: async (args) => {
+          try {
+            return await runTool(name, args);
+          } catch (e) {
+            failures++;
+            throw e;
+          }
+        },
+      }),
+  );
+  const model = new ScriptedLlm(scenario, { withIds: true, outcome: true });
+  const agent = new LlmAgent({
+    name: scenario.agent,
+    description: `The ${scenario.name} agent.`,
+    model,
+    instruction: scenario.system,
+    tools,
+    generateContentConfig: { maxOutputTokens: MAX_OUTPUT_TOKENS },
+  });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: APP, agent, sessionService });
+  await sessionService.createSession({ appName: APP, userId: USER, sessionId: scenario.runId });
+
+  // Each turn of the outer loop is one runAsync with the next user message.
+  let next = scenario.prompt;
+  const callModel = async () => {
+    const before = model.requests.length;
+    const events = [];
+    for await (const event of runner.runAsync({
+      userId: USER,
+      sessionId: scenario.runId,
+      newMessage: { role: "user", parts: [{ text: next }] },
+    })) {
+      events.push(event);
+    }
+    next = null;
+    // The turn's last model reply: the last event the agent wrote.
+    const last = events.filter((e) => e.author === scenario.agent).at(-1);
+    const parts = last?.content?.parts ?? [];
+    return {
+      finish: last?.finishReason === "MAX_TOKENS" ? "length" : String(last?.finishReason ?? "").toLowerCase(),
+      text: parts.map((p) => p.text ?? "").join(""),
+      toolCalls: parts.filter((p) => p.functionCall).length,
+      modelCalls: model.requests.length - before,
+    };
+  };
+
+  await capture.run(scenario, () =>
+    // The run's root span: every runAsync is an `invocation` trace of its own
+    // unless something encloses them, so the application makes the span of the
+    // whole run, named and keyed as ADK names its agent spans.
+    capture.tracer.startActiveSpan(
+      `invoke_agent ${scenario.agent}`,
+      {
+        attributes: {
+          "gen_ai.operation.name": "invoke_agent",
+          "gen_ai.agent.name": scenario.agent,
+          "gen_ai.conversation.id": scenario.runId,
+        },
+      },
+      async (span) => {
+        try {
+          await outerLoop(scenario, {
+            callModel,
+            appendUserText: (text) => {
+              // A new turn: ADK appends it to the session as a user content.
+              next = next ? `${next}\n\n${text}` : text;
+            },
+            toolFailures: () => failures,
+          });
+        } finally {
+          span.end();
+        }
+      },
+    ),
+  );
+}
+
+for (const scenario of outcomeScenarios) await runOutcome(scenario);
+await capture.write(new URL("./outcomes.json", import.meta.url));
