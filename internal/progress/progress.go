@@ -78,6 +78,16 @@
 // MaxWait <= 0 grants no exemption: a wait without a deadline is the
 // whitelist the manifest replaces.
 //
+// # Unjudged steps
+//
+// A step whose result no convention could read (Step.Unread) is not
+// judged: it is neither progress nor barren, takes part in no pattern and
+// leaves the counter where it was, so a run agentguard cannot read is never
+// called stuck. A failed step is read from its status; a write without a
+// StateField needs no result; a state taken from a span attribute is read
+// too. A step whose arguments could not be read (Step.NoCallKey) is judged
+// by its result, but repeats no call.
+//
 // # Episodes
 //
 // The first stuck step opens an episode (Verdict.NewEpisode); every later
@@ -165,8 +175,14 @@ type Step struct {
 	Start    time.Time
 	CallKey  digest.Sum    // digest.Key(tool, args)
 	Result   digest.Result // digest.Of(result)
-	Failed   bool          // span status error
+	Failed   bool          // the call failed: span status error, or a result that is only an error
 	ErrorKey digest.Sum    // digest of the error message when Failed
+
+	// Unread: no convention could read the result. Such a step is not judged (see Observe).
+	Unread bool
+	// NoCallKey: no convention could read the arguments, so CallKey says nothing about the call and
+	// the step takes part in no repeated-call pattern.
+	NoCallKey bool
 
 	State    string // write tools: the StateField value after the write
 	HasState bool
@@ -225,6 +241,7 @@ const (
 // Verdict is the judgement on one step.
 type Verdict struct {
 	Step       int    // 1-based step number in the run
+	Unjudged   bool   // the result could not be read: no other field but Step says anything
 	Progress   bool   // any signal fired (or exempt wait)
 	Signals    Signal // the signals that fired
 	Barren     int    // the no-progress counter after this step
@@ -258,7 +275,6 @@ type Run struct {
 	lastDist float64
 	step     int32
 	barren   int32
-	limit    int32
 	window   uint8
 	histLen  uint8
 	histPos  uint8 // where the next entry goes
@@ -268,6 +284,7 @@ type Run struct {
 	failed   uint16 // ring bit i: hist[i] failed
 	exempt   uint16 // ring bit i: hist[i] was an exempt poll
 	wrote    uint16 // ring bit i: hist[i] fired the write signal
+	calls    modelCalls
 	hist     [histCap]histEntry
 	tools    []toolEntry
 	seen     []uint64
@@ -295,14 +312,19 @@ func NewRun(cfg *Config) *Run {
 	if cfg == nil {
 		cfg = &defaultConfig
 	}
-	r := &Run{cfg: cfg, limit: defaultNoProgressLimit, window: defaultLoopWindow}
-	if cfg.NoProgressLimit > 0 {
-		r.limit = int32(min(cfg.NoProgressLimit, math.MaxInt32))
-	}
+	r := &Run{cfg: cfg, window: defaultLoopWindow}
 	if cfg.LoopWindow > 0 {
 		r.window = uint8(min(cfg.LoopWindow, histCap-1))
 	}
 	return r
+}
+
+// limit is the no-progress limit: read from the shared Config, so a run need not hold it.
+func (r *Run) limit() int32 {
+	if r.cfg.NoProgressLimit > 0 {
+		return int32(min(r.cfg.NoProgressLimit, math.MaxInt32))
+	}
+	return defaultNoProgressLimit
 }
 
 // SizeBytes approximates the bytes the run retains (not counting the shared
@@ -336,13 +358,26 @@ func fnv64(parts ...string) uint64 {
 	return h
 }
 
-// Observe judges one step. Steps must come in start-time order.
+// Observe judges one step. Steps and model calls must come in start-time order.
+//
+// A step whose result cannot be read is unjudged: it is neither progress nor barren, it takes part in
+// no pattern and leaves the counter where it was, unless its tool's declaration needs no result (a
+// write without a state_field) or its state came from a span attribute.
 func (r *Run) Observe(s Step) Verdict {
 	r.step++
 	v := Verdict{Step: int(r.step)}
 	pol := r.cfg.Tools[s.Tool]
+	r.calls.tool(s.Failed)
+	if s.Unread && !s.Failed && !s.HasState && !s.HasWaitState && !(pol.Kind == KindWrite && pol.StateField == "") {
+		v.Unjudged = true
+		return v
+	}
 	tool := fnv64(s.Tool)
 	key := fold(s.CallKey)
+	if s.NoCallKey {
+		// A key no other step can share: the call is unknown, so it repeats nothing.
+		key = fnv64(s.Tool) ^ uint64(r.step)*failSalt
+	}
 
 	var out uint64
 	var empty bool
@@ -421,7 +456,7 @@ func (r *Run) Observe(s Step) Verdict {
 		r.reason = rNone
 	default:
 		r.barren++
-		if reason == rNone && r.barren >= r.limit {
+		if reason == rNone && r.barren >= r.limit() {
 			reason = rNoProgress
 		}
 		if reason == rNone {

@@ -591,12 +591,12 @@ func TestSignalString(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	r := NewRun(&Config{})
-	if r.limit != 4 || r.window != 8 {
-		t.Errorf("defaults: limit %d window %d", r.limit, r.window)
+	if r.limit() != 4 || r.window != 8 {
+		t.Errorf("defaults: limit %d window %d", r.limit(), r.window)
 	}
 	r = NewRun(&Config{LoopWindow: 100, NoProgressLimit: 2})
-	if r.limit != 2 || r.window != histCap-1 {
-		t.Errorf("clamp: limit %d window %d", r.limit, r.window)
+	if r.limit() != 2 || r.window != histCap-1 {
+		t.Errorf("clamp: limit %d window %d", r.limit(), r.window)
 	}
 }
 
