@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
@@ -56,7 +57,7 @@ func BenchmarkStep(b *testing.B) {
 		// afresh. Only the stuck events it added must go, or the batch would grow.
 		b.StopTimer()
 		collectortest.ForEachSpan(td, func(span ptrace.Span) {
-			span.Events().RemoveIf(func(e ptrace.SpanEvent) bool { return e.Name() == eventStuck })
+			span.Events().RemoveIf(func(e ptrace.SpanEvent) bool { return e.Name() == annotation.StuckEvent })
 		})
 		b.StartTimer()
 	}

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
 
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
@@ -61,8 +62,8 @@ func stuckEvents(td ptrace.Traces) map[string][]string {
 	collectortest.ForEachSpan(td, func(span ptrace.Span) {
 		for i := 0; i < span.Events().Len(); i++ {
 			e := span.Events().At(i)
-			if e.Name() == eventStuck {
-				r, _ := e.Attributes().Get(attrReason)
+			if e.Name() == annotation.StuckEvent {
+				r, _ := e.Attributes().Get(annotation.EventReason)
 				out[span.TraceID().String()] = append(out[span.TraceID().String()], r.Str())
 			}
 		}

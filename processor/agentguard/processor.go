@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/digest"
 	"github.com/agentotel/agentotel/internal/progress"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadata"
@@ -29,19 +30,6 @@ type guard struct {
 	scratch    sync.Pool
 	now        func() time.Time
 }
-
-// Span annotations.
-const (
-	attrStep       = "agentguard.step"
-	attrProgress   = "agentguard.progress"
-	attrSignals    = "agentguard.signals"
-	attrBarren     = "agentguard.barren"
-	attrWaitExempt = "agentguard.wait_exempt"
-	attrStuck      = "agentguard.stuck"
-	eventStuck     = "agentguard.stuck"
-	attrReason     = "reason"
-	attrAgentName  = "gen_ai.agent.name"
-)
 
 func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 	tb, err := metadata.NewTelemetryBuilder(set.TelemetrySettings)
@@ -260,23 +248,23 @@ func (g *guard) runKey(span ptrace.Span, res pcommon.Map) runKey {
 func annotate(span ptrace.Span, v progress.Verdict, agent string) {
 	attrs := span.Attributes()
 	attrs.EnsureCapacity(attrs.Len() + 6)
-	attrs.PutInt(attrStep, int64(v.Step))
-	attrs.PutBool(attrProgress, v.Progress)
-	attrs.PutStr(attrSignals, v.Signals.String())
-	attrs.PutInt(attrBarren, int64(v.Barren))
+	attrs.PutInt(annotation.Step, int64(v.Step))
+	attrs.PutBool(annotation.Progress, v.Progress)
+	attrs.PutStr(annotation.Signals, v.Signals.String())
+	attrs.PutInt(annotation.Barren, int64(v.Barren))
 	if v.WaitExempt {
-		attrs.PutBool(attrWaitExempt, true)
+		attrs.PutBool(annotation.WaitExempt, true)
 	}
 	if v.Stuck != progress.ReasonNone {
-		attrs.PutStr(attrStuck, string(v.Stuck))
+		attrs.PutStr(annotation.Stuck, string(v.Stuck))
 	}
 	if v.NewEpisode {
 		e := span.Events().AppendEmpty()
-		e.SetName(eventStuck)
+		e.SetName(annotation.StuckEvent)
 		e.SetTimestamp(span.EndTimestamp())
-		e.Attributes().PutStr(attrReason, string(v.Stuck))
-		e.Attributes().PutStr(attrAgentName, agent)
-		e.Attributes().PutInt(attrBarren, int64(v.Barren))
+		e.Attributes().PutStr(annotation.EventReason, string(v.Stuck))
+		e.Attributes().PutStr(annotation.EventAgentName, agent)
+		e.Attributes().PutInt(annotation.EventBarren, int64(v.Barren))
 	}
 }
 
@@ -305,7 +293,7 @@ func (g *guard) record(ctx context.Context, withProgress, barren, exempt int64, 
 	}
 	for _, s := range stuck {
 		t.ProcessorAgentguardStuckEpisodes.Add(ctx, 1, metric.WithAttributes(
-			attribute.String(attrAgentName, s.agent), attribute.String(attrReason, string(s.reason))))
+			attribute.String(annotation.EventAgentName, s.agent), attribute.String(annotation.EventReason, string(s.reason))))
 	}
 	if idle > 0 {
 		t.ProcessorAgentguardRunsEvicted.Add(ctx, int64(idle), evictedIdle)

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
@@ -36,25 +37,25 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 
 	var steps, events int
 	collectortest.ForEachSpan(out, func(span ptrace.Span) {
-		step, ok := span.Attributes().Get(attrStep)
+		step, ok := span.Attributes().Get(annotation.Step)
 		if !ok {
 			return
 		}
 		steps++
 		assert.Equal(t, int64(steps), step.Int(), "steps are numbered in start order")
-		for _, k := range []string{attrProgress, attrSignals, attrBarren} {
+		for _, k := range []string{annotation.Progress, annotation.Signals, annotation.Barren} {
 			_, ok := span.Attributes().Get(k)
 			assert.True(t, ok, "%s on step %d", k, steps)
 		}
 		for i := 0; i < span.Events().Len(); i++ {
 			e := span.Events().At(i)
-			if e.Name() != eventStuck {
+			if e.Name() != annotation.StuckEvent {
 				continue
 			}
 			events++
-			reason, _ := e.Attributes().Get(attrReason)
-			agent, _ := e.Attributes().Get(attrAgentName)
-			barren, _ := e.Attributes().Get(attrBarren)
+			reason, _ := e.Attributes().Get(annotation.EventReason)
+			agent, _ := e.Attributes().Get(annotation.EventAgentName)
+			barren, _ := e.Attributes().Get(annotation.EventBarren)
 			assert.Equal(t, "no_progress", reason.Str())
 			assert.Equal(t, "docs", agent.Str())
 			assert.Equal(t, int64(4), barren.Int())
@@ -105,7 +106,7 @@ func agentsOfEvents(td ptrace.Traces) []string {
 	var agents []string
 	collectortest.ForEachSpan(td, func(span ptrace.Span) {
 		for i := 0; i < span.Events().Len(); i++ {
-			if a, ok := span.Events().At(i).Attributes().Get(attrAgentName); ok {
+			if a, ok := span.Events().At(i).Attributes().Get(annotation.EventAgentName); ok {
 				agents = append(agents, a.Str())
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/countsonly"
 )
 
@@ -38,17 +39,6 @@ type Config struct {
 	_ struct{}
 }
 
-// agentguardAnnotations are the verdicts agentguard writes on tool spans before shapeonly runs: they
-// describe the call, not its data, and alerting reads them.
-var agentguardAnnotations = []string{
-	"agentguard.step", "agentguard.progress", "agentguard.signals", "agentguard.barren",
-	"agentguard.wait_exempt", "agentguard.stuck",
-}
-
-// agentguardStuckEvent is agentguard's event on the step where a run became stuck; its reason and
-// agent feed the count connector, so shaping leaves it whole.
-const agentguardStuckEvent = "agentguard.stuck"
-
 // Upper limits: past these a setting is a typo, not a choice.
 const (
 	maxDepthLimit       = 1024
@@ -56,13 +46,15 @@ const (
 	maxTrackedCallLimit = 10_000_000
 )
 
+// The default structural keys include agentguard's verdicts: written on tool spans before shapeonly
+// runs, they describe the call, not its data, and alerting reads them.
 func createDefaultConfig() *Config {
 	return &Config{
 		DataClassAttribute: "tool.data_class",
 		ShapedClasses:      []string{"customer"},
 		Tools:              map[string]string{},
 		KeptKeys:           countsonly.DefaultKeptKeys(),
-		StructuralKeys:     append(agentspan.StructuralKeys(), agentguardAnnotations...),
+		StructuralKeys:     append(agentspan.StructuralKeys(), annotation.Keys()...),
 		MaxValueBytes:      4 << 20,
 		MaxDepth:           64,
 		MaxTrackedCalls:    100_000,

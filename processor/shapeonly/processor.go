@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
@@ -203,7 +204,9 @@ func (p *shapeOnly) processTraces(ctx context.Context, td ptrace.Traces) (ptrace
 			b.shapeAll(span.Attributes())
 			events := span.Events()
 			for i := 0; i < events.Len(); i++ {
-				if events.At(i).Name() != agentguardStuckEvent {
+				// agentguard's stuck event names the agent and reason, which the count connector
+				// turns into a metric: it is left whole.
+				if events.At(i).Name() != annotation.StuckEvent {
 					b.shapeAll(events.At(i).Attributes())
 				}
 			}
