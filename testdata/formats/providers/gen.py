@@ -274,10 +274,200 @@ def case_anthropic_openllmetry():
        "from gen_ai.prompt.1.tool_calls.N (same id) or the tool_use block in gen_ai.prompt.1.content.")
 
 
+# ---------------------------------------------------------------- 2. anthropic-openinference
+
+OI_REPO = "Arize-ai/openinference"
+OI_REF = "1fe497f1d9f45a07eee55d97fe185e020560f9c7"
+
+CUST_TOOL_DEF = {"name": "find_customer", "description": "Find a customer by free-text query",
+                 "input_schema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}
+WEATHER_TOOL_DEF = {"name": "get_weather", "description": "Current weather for a city",
+                    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+
+
+def oijson(v):
+    """openinference.instrumentation.safe_json_dumps: json.dumps(default=str, ensure_ascii=False)."""
+    return json.dumps(v, default=str, ensure_ascii=False)
+
+
+class PyObj:
+    """A pydantic object of a Stainless SDK, which json.dumps(default=str) writes as str(obj) =
+    'ClassName(field=repr, ...)' (the SDKs' BaseModel.__str__)."""
+
+    def __init__(self, cls, **fields):
+        self.cls, self.fields = cls, fields
+
+    def __str__(self):
+        return f"{self.cls}(" + ", ".join(f"{k}={v!r}" for k, v in self.fields.items()) + ")"
+
+
+def oi_decorated_agent_and_tools(t, scope, agent_name, agent_input, agent_output, start, end):
+    """openinference-instrumentation OITracer @tracer.agent: span named after the function, AGENT kind,
+    a single argument recorded as input.value (str -> text/plain)."""
+    return t.span("agent", scope, agent_name, KIND_INTERNAL, start, end, {
+        "input.value": agent_input,
+        "input.mime_type": "text/plain",
+        "openinference.span.kind": "AGENT",
+        "output.value": agent_output,
+        "output.mime_type": "text/plain",
+    }, status={"code": 1})
+
+
+def oi_decorated_tool(t, scope, parent, name, description, args, result, start, end):
+    """OITracer @tracer.tool (_tracers.py _tool_context): span named after the function, input.value =
+    JSON of the bound arguments, tool.name / tool.description / tool.parameters (inferred JSON schema),
+    output.value = JSON of the return value (_attributes.py _json_serialize: json.dumps, ensure_ascii=False)."""
+    params = {"type": "object", "title": name, "description": description,
+              "properties": {k: {"type": "string"} for k in args}, "required": list(args)}
+    return t.span(f"tool/{name}", scope, name, KIND_INTERNAL, start, end, {
+        "input.value": oijson(args),
+        "input.mime_type": "application/json",
+        "tool.name": name,
+        "tool.parameters": oijson(params),
+        "tool.description": description,
+        "openinference.span.kind": "TOOL",
+        "output.value": oijson(result),
+        "output.mime_type": "application/json",
+    }, parent=parent, status={"code": 1})
+
+
+def case_anthropic_openinference():
+    case = "anthropic-openinference"
+    t = Trace(case, "svc")
+    app = ("__main__", "")
+    root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
+    scope = ("openinference.instrumentation.anthropic", "1.1.2")
+    cid, wid = "toolu_01A9cX3pQ7hR2mKd8vLwT5nB", "toolu_01F4eY6sJ2kP9qWz3xCvN8gH"
+    first_text = "I'll look up the account first."
+    # the three replies (what the SDK returns; the app appends resp.content as the assistant turn)
+    r1 = [PyObj("TextBlock", citations=None, text=first_text, type="text"),
+          PyObj("ToolUseBlock", id=cid, input=CUST_ARGS, name="find_customer", type="tool_use")]
+    r2 = [PyObj("ToolUseBlock", id=wid, input=WEATHER_ARGS, name="get_weather", type="tool_use")]
+    msgs = [{"role": "user", "content": USER_TEXT}]
+    tools = [CUST_TOOL_DEF, WEATHER_TOOL_DEF]
+
+    def message_json(mid, blocks, stop, tin, tout):
+        content = []
+        for b in blocks:
+            content.append(dict(b.fields))
+        return jsjson({"id": mid, "content": content, "model": "claude-sonnet-4-5-20250929", "role": "assistant",
+                       "stop_reason": stop, "stop_sequence": None, "type": "message",
+                       "usage": {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                                 "input_tokens": tin, "output_tokens": tout, "server_tool_use": None,
+                                 "service_tier": "standard"}})
+
+    def input_attrs(messages):
+        a = {}
+        for i, m in enumerate(messages):
+            p = f"llm.input_messages.{i}"
+            a[f"{p}.message.role"] = m["role"]
+            c = m["content"]
+            if isinstance(c, str):
+                a[f"{p}.message.content"] = c
+                continue
+            tool_index = 0
+            for j, b in enumerate(c):
+                if isinstance(b, dict) and b["type"] == "tool_result":
+                    a[f"{p}.message.tool_call_id"] = b["tool_use_id"]
+                    a[f"{p}.message.content"] = b["content"] if isinstance(b["content"], str) else oijson(b["content"])
+                elif isinstance(b, PyObj) and b.cls == "TextBlock":
+                    a[f"{p}.message.contents.{j}.message_content.type"] = "text"
+                    a[f"{p}.message.contents.{j}.message_content.text"] = b.fields["text"]
+                elif isinstance(b, PyObj) and b.cls == "ToolUseBlock":
+                    a[f"{p}.message.tool_calls.{tool_index}.tool_call.id"] = b.fields["id"]
+                    a[f"{p}.message.tool_calls.{tool_index}.tool_call.function.name"] = b.fields["name"]
+                    a[f"{p}.message.tool_calls.{tool_index}.tool_call.function.arguments"] = oijson(b.fields["input"])
+                    a[f"{p}.message.contents.{j}.message_content.type"] = "tool_use"
+                    a[f"{p}.message.contents.{j}.tool_call.id"] = b.fields["id"]
+                    a[f"{p}.message.contents.{j}.tool_call.function.name"] = b.fields["name"]
+                    a[f"{p}.message.contents.{j}.tool_call.function.arguments"] = oijson(b.fields["input"])
+                    tool_index += 1
+        return a
+
+    def output_attrs(blocks, stop):
+        a = {"llm.output_messages.0.message.role": "assistant", "llm.finish_reason": stop}
+        tool_index = 0
+        for j, b in enumerate(blocks):
+            if b.cls == "TextBlock":
+                a[f"llm.output_messages.0.message.contents.{j}.message_content.type"] = "text"
+                a[f"llm.output_messages.0.message.contents.{j}.message_content.text"] = b.fields["text"]
+            else:
+                a[f"llm.output_messages.0.message.tool_calls.{tool_index}.tool_call.id"] = b.fields["id"]
+                a[f"llm.output_messages.0.message.tool_calls.{tool_index}.tool_call.function.name"] = b.fields["name"]
+                a[f"llm.output_messages.0.message.tool_calls.{tool_index}.tool_call.function.arguments"] = oijson(b.fields["input"])
+                a[f"llm.output_messages.0.message.contents.{j}.message_content.type"] = "tool_use"
+                a[f"llm.output_messages.0.message.contents.{j}.tool_call.id"] = b.fields["id"]
+                a[f"llm.output_messages.0.message.contents.{j}.tool_call.function.name"] = b.fields["name"]
+                a[f"llm.output_messages.0.message.contents.{j}.tool_call.function.arguments"] = oijson(b.fields["input"])
+                tool_index += 1
+        return a
+
+    def llm_span(label, start, end, messages, reply, stop, mid, tin, tout):
+        kwargs = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "tools": tools, "messages": messages}
+        a = {
+            "llm.provider": "anthropic",
+            "llm.system": "anthropic",
+            "openinference.span.kind": "LLM",
+            "input.value": oijson(kwargs),
+            "input.mime_type": "application/json",
+            "llm.model_name": "claude-sonnet-4-5",
+        }
+        a.update(input_attrs(messages))
+        for k, td in enumerate(tools):
+            a[f"llm.tools.{k}.tool.json_schema"] = oijson(td)
+        a["llm.invocation_parameters"] = oijson({"max_tokens": 1024})
+        a["llm.model_name"] = "claude-sonnet-4-5-20250929"
+        a.update(output_attrs(reply, stop))
+        a["llm.token_count.prompt"] = tin
+        a["llm.token_count.completion"] = tout
+        a["output.value"] = message_json(mid, reply, stop, tin, tout)
+        a["output.mime_type"] = "application/json"
+        t.span(label, scope, "messages.create", KIND_INTERNAL, start, end, a, parent=root, status={"code": 1})
+
+    # the kwargs dict holds the live list, but the attributes are taken at call time: copy per call
+    llm_span("llm1", 20, 1000, list(msgs), r1, "tool_use", "msg_01XbQ2m7Rk4s9TtVw3yZp6Ld", 512, 64)
+    oi_decorated_tool(t, app, root, "find_customer", "Find a customer by free-text query", CUST_ARGS, RECORD, 1010, 1060)
+    msgs += [{"role": "assistant", "content": r1},
+             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": cid, "content": pyjson(RECORD)}]}]
+    llm_span("llm2", 1070, 2000, list(msgs), r2, "tool_use", "msg_01Hc5Vn8Wq2r7UuBx4zAp9Me", 700, 40)
+    oi_decorated_tool(t, app, root, "get_weather", "Current weather for a city", WEATHER_ARGS, WEATHER, 2010, 2040)
+    msgs += [{"role": "assistant", "content": r2},
+             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": wid, "content": pyjson(WEATHER)}]}]
+    final = [PyObj("TextBlock", citations=None, text=FINAL_TEXT, type="text")]
+    llm_span("llm3", 2050, 3000, list(msgs), final, "end_turn", "msg_01Tn4Qe2Yc8v5WxKr7zBp3Uf", 790, 31)
+    P = "python/instrumentation/openinference-instrumentation-anthropic/src/openinference/instrumentation/anthropic"
+    emit(case, [(f"{case}.traces.json", "traces", t.doc())], [
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P}/_wrappers.py",
+         "what": "_get_llm_input_messages: tool_result block -> llm.input_messages.{i}.message.tool_call_id = "
+                 "tool_use_id and .message.content = the block's content (string as is, else safe_json_dumps); "
+                 "tool_use blocks -> .message.tool_calls.{k}.tool_call.id/function.name/function.arguments and "
+                 ".message.contents.{j}.message_content.type='tool_use' + tool_call.*; _get_inputs: input.value = "
+                 "safe_json_dumps(kwargs); _get_outputs: output.value = response.model_dump_json(); "
+                 "_get_output_messages: llm.output_messages.0.*, llm.finish_reason"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P}/__init__.py",
+         "what": "span name 'messages.create', tracer get_tracer(__name__, __version__) = "
+                 "openinference.instrumentation.anthropic 1.1.2"},
+        {"repo": OI_REPO, "ref": OI_REF,
+         "path": "python/openinference-instrumentation/src/openinference/instrumentation/_tracers.py",
+         "what": "@tracer.agent / @tracer.tool spans (AGENT root, TOOL spans with tool.name, input.value, output.value)"},
+        {"repo": OI_REPO, "ref": OI_REF,
+         "path": "python/openinference-instrumentation/src/openinference/instrumentation/helpers.py",
+         "what": "safe_json_dumps = json.dumps(default=str, ensure_ascii=False): pydantic blocks in input.value "
+                 "become str(block), e.g. \"ToolUseBlock(id='toolu_..', input={'query': ..}, ...)\""},
+    ], "Sequential calls (find_customer, then get_weather), one tool_result per user message. The record is in "
+       "the find_customer TOOL span's output.value, and in the later messages.create spans both as "
+       "llm.input_messages.2.message.content (role 'user', with .message.tool_call_id; no tool name: it comes "
+       "from llm.input_messages.1.message.tool_calls.0 with the same id) and inside input.value (the JSON "
+       "request; the tool_result dict's 'content' is the record as a JSON string). If one user message held "
+       "several tool_result blocks, the instrumentation writes them all to the same two keys and only the "
+       "last survives; input.value still has all of them.")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
     case_anthropic_openllmetry()
+    case_anthropic_openinference()
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(CASES, f, indent=1)
         f.write("\n")
