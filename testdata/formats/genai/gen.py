@@ -266,9 +266,148 @@ def case_genai_structured_span():
 
 
 # ---------------------------------------------------------------------------
+# gen_ai.client.inference.operation.details, as opentelemetry-python-contrib's util-genai
+# (InferenceInvocation._maybe_create_event, get_content_attributes(for_span=False)) builds it for
+# openai-v2 in OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental mode.
+
+PYCONTRIB = "open-telemetry/opentelemetry-python-contrib"
+PYCONTRIB_REF = "466ae4c00de77d1f54f77a9600f1d08eba2306b5"
+UTIL_GENAI = "util/opentelemetry-util-genai/src/opentelemetry/util/genai/"
+OPENAI_V2 = "instrumentation-genai/opentelemetry-instrumentation-openai-v2/src/opentelemetry/instrumentation/openai_v2/"
+UTIL_SCOPE = {"name": "opentelemetry.util.genai.handler", "version": "0.5b0.dev"}
+UTIL_SCHEMA = "https://opentelemetry.io/schemas/1.37.0"
+
+
+def py_tool_call(call_id, name, arguments):
+    # dataclasses.asdict(ToolCallRequest): field order arguments, name, id, type
+    return {"arguments": arguments, "name": name, "id": call_id, "type": "tool_call"}
+
+
+def py_tool_response(call_id, response):
+    # dataclasses.asdict(ToolCallResponse): response, id, type
+    return {"response": response, "id": call_id, "type": "tool_call_response"}
+
+
+def py_text(t):
+    return {"content": t, "type": "text"}
+
+
+def openai_v2_rounds():
+    """The two chat calls of the support run as openai-v2's _prepare_input_messages /
+    _prepare_output_messages turn them into util-genai messages. The tool messages the
+    application sends carry content = json.dumps(result), so `response` is that string."""
+    user = {"role": "user", "parts": [py_text(USER_TEXT)]}
+    calls = [py_tool_call("call_1", "find_customer", FIND_ARGS),
+             py_tool_call("call_2", "get_weather", WEATHER_ARGS)]
+    out1 = [{"role": "assistant", "parts": calls, "finish_reason": "tool_calls"}]
+    in2 = [user,
+           {"role": "assistant", "parts": calls},
+           {"role": "tool", "parts": [py_tool_response("call_1", jdump(RECORD))]},
+           {"role": "tool", "parts": [py_tool_response("call_2", jdump(WEATHER))]}]
+    out2 = [{"role": "assistant", "parts": [py_text(FINAL_TEXT)], "finish_reason": "stop"}]
+    return [user], out1, in2, out2
+
+
+def inference_attrs(resp_id, finish, tin, tout):
+    # InferenceInvocation._get_attributes() order
+    return {
+        "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o",
+        "gen_ai.provider.name": "openai", "server.address": "api.openai.com",
+        "gen_ai.response.finish_reasons": [finish], "gen_ai.response.model": "gpt-4o-2024-08-06",
+        "gen_ai.response.id": resp_id, "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+    }
+
+
+def inference_details_trace(t, with_span_events):
+    """Spans of one run; content only in the events (EVENT_ONLY capture mode)."""
+    T = tid(t)
+    agent, chat1, tool1, tool2, chat2 = (sid(t, i) for i in range(1, 6))
+    in1, out1, in2, out2 = openai_v2_rounds()
+    a1 = inference_attrs("chatcmpl-1", "tool_calls", 52, 41)
+    a2 = inference_attrs("chatcmpl-2", "stop", 231, 19)
+    ev1 = {**a1, "gen_ai.input.messages": in1, "gen_ai.output.messages": out1}
+    ev2 = {**a2, "gen_ai.input.messages": in2, "gen_ai.output.messages": out2}
+    name = "gen_ai.client.inference.operation.details"
+    spans = [
+        span(T, agent, "invoke_agent support-agent", 0, 900, {
+            "gen_ai.operation.name": "invoke_agent", "gen_ai.provider.name": "openai",
+            "gen_ai.agent.name": "support-agent"}),
+        span(T, chat1, "chat gpt-4o", 10, 300, a1, parent=agent, kind=3,
+             events=[event(name, 300, ev1)] if with_span_events else None),
+        # ToolInvocation._apply_finish: name, call id, type, arguments (a str: the Python SDK drops
+        # dict-valued span attributes); gen_ai.tool.call.result is not set at this commit.
+        span(T, tool1, "execute_tool find_customer", 310, 340, {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer",
+            "gen_ai.tool.call.id": "call_1", "gen_ai.tool.type": "function",
+            "gen_ai.tool.call.arguments": jdump(FIND_ARGS)}, parent=agent),
+        span(T, tool2, "execute_tool get_weather", 341, 360, {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather",
+            "gen_ai.tool.call.id": "call_2", "gen_ai.tool.type": "function",
+            "gen_ai.tool.call.arguments": jdump(WEATHER_ARGS)}, parent=agent),
+        span(T, chat2, "chat gpt-4o", 370, 890, a2, parent=agent, kind=3,
+             events=[event(name, 890, ev2)] if with_span_events else None),
+    ]
+    req = traces([(dict(UTIL_SCOPE), spans)])
+    req["resourceSpans"][0]["scopeSpans"][0]["schemaUrl"] = UTIL_SCHEMA
+    records = [
+        log_record(300, name, ev1, trace_id=T, span_id=chat1),
+        log_record(890, name, ev2, trace_id=T, span_id=chat2),
+    ]
+    lreq = logs([(dict(UTIL_SCOPE), records)])
+    lreq["resourceLogs"][0]["scopeLogs"][0]["schemaUrl"] = UTIL_SCHEMA
+    return req, lreq
+
+
+INFERENCE_DETAILS_SOURCES = [
+    {"repo": PYCONTRIB, "path": UTIL_GENAI + "_inference_invocation.py", "ref": PYCONTRIB_REF,
+     "what": "_maybe_create_event: LogRecord(event_name='gen_ai.client.inference.operation.details', attributes=span attributes + get_content_attributes(for_span=False), context=span context); _apply_finish sets the same on the span with for_span=True"},
+    {"repo": PYCONTRIB, "path": UTIL_GENAI + "_invocation.py", "ref": PYCONTRIB_REF,
+     "what": "get_content_attributes: for_span -> gen_ai_json_dumps string, else list of dataclasses.asdict dicts (structured)"},
+    {"repo": PYCONTRIB, "path": UTIL_GENAI + "types.py", "ref": PYCONTRIB_REF,
+     "what": "ToolCallRequest(arguments, name, id, type='tool_call'), ToolCallResponse(response, id, type='tool_call_response'), Text(content, type), InputMessage(role, parts), OutputMessage(role, parts, finish_reason)"},
+    {"repo": PYCONTRIB, "path": UTIL_GENAI + "handler.py", "ref": PYCONTRIB_REF,
+     "what": "tracer and logger named __name__ = opentelemetry.util.genai.handler, schema 1.37.0"},
+    {"repo": PYCONTRIB, "path": OPENAI_V2 + "utils.py", "ref": PYCONTRIB_REF,
+     "what": "_prepare_input_messages: tool message -> ToolCallResponse(id=tool_call_id, response=content); extract_tool_calls_new: arguments json.loads'ed; _prepare_output_messages: finish_reason = choice.finish_reason (OpenAI's 'tool_calls')"},
+    {"repo": PYCONTRIB, "path": UTIL_GENAI + "_tool_invocation.py", "ref": PYCONTRIB_REF,
+     "what": "execute_tool span: gen_ai.tool.name/call.id/type/call.arguments; gen_ai.tool.call.result documented but not set"},
+    {"repo": SEMCONV_GENAI, "path": "model/gen-ai/events.yaml", "ref": "fecf9e12378d7b913438c954f8d7d243680ece47",
+     "what": "event gen_ai.client.inference.operation.details: attributes = ref_group span.gen_ai.inference.client"},
+]
+
+
+def case_genai_inference_details():
+    req, _ = inference_details_trace(2, with_span_events=True)
+    f = write("genai-inference-details-span-event.traces.json", [req])
+    add_case(
+        "genai-inference-details-span-event", [f], INFERENCE_DETAILS_SOURCES,
+        "Same run as genai-inference-details-log, but each chat span carries the event as a SPAN EVENT "
+        "gen_ai.client.inference.operation.details with the log record's attributes (structured "
+        "gen_ai.input.messages / gen_ai.output.messages). The record appears once: the response (a JSON string, "
+        "as openai-v2 passes the tool message content) of the call_1 tool_call_response part in the second chat "
+        "span's event; the call_1 -> find_customer link is the tool_call part in the first event's output. "
+        "util-genai emits this event only as a log record; the span-event form is the semconv event carried "
+        "on a span (no Python emitter: the Python SDK cannot put structured values on span events).",
+    )
+    req, lreq = inference_details_trace(3, with_span_events=False)
+    fl = write("genai-inference-details-log.logs.json", [lreq])
+    ft = write("genai-inference-details-log.traces.json", [req])
+    add_case(
+        "genai-inference-details-log", [fl, ft], INFERENCE_DETAILS_SOURCES,
+        "Two log records gen_ai.client.inference.operation.details (eventName, no body, traceId/spanId of their "
+        "chat span; attributes: the chat span's attributes plus structured gen_ai.input.messages / "
+        "gen_ai.output.messages), exactly as util-genai's InferenceInvocation._maybe_create_event builds them for "
+        "openai-v2 in EVENT_ONLY capture mode, plus the trace they belong to (spans without content; the tool "
+        "spans have no result). The record appears once, in the second record's input: "
+        "{role:tool, parts:[{response:'<json.dumps(record)>', id:'call_1', type:'tool_call_response'}]}.",
+    )
+
+
+# ---------------------------------------------------------------------------
 
 CASES = [
     case_genai_structured_span,
+    case_genai_inference_details,
 ]
 
 
