@@ -404,10 +404,173 @@ def case_genai_inference_details():
 
 
 # ---------------------------------------------------------------------------
+# Older per-message GenAI events (log records) as openai-v2 writes them on its default (legacy)
+# path: utils.message_to_event / choice_to_event / extract_tool_calls, emitted by patch.py's
+# chat_completions_create_v_old inside the chat span (so they carry its trace and span id).
+
+V2_SCOPE = {"name": "opentelemetry.instrumentation.openai_v2", "version": "2.5b0.dev"}
+V2_SCHEMA = "https://opentelemetry.io/schemas/1.30.0"
+V2_SYS = {"gen_ai.system": "openai"}
+
+# The tool calls as the OpenAI API returns them (arguments: a compact JSON string).
+OAI_CALLS = [
+    {"id": "call_1", "type": "function", "function": {"name": "find_customer", "arguments": jcompact(FIND_ARGS)}},
+    {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": jcompact(WEATHER_ARGS)}},
+]
+
+
+def v2_user(text):
+    return ("gen_ai.user.message", {"content": text})
+
+
+def v2_assistant_calls():
+    # message_to_event: for an assistant message with tool_calls, body = {"tool_calls": [...]} only
+    return ("gen_ai.assistant.message", {"tool_calls": OAI_CALLS})
+
+
+def v2_assistant_text(text):
+    return ("gen_ai.assistant.message", {"content": text})
+
+
+def v2_tool(call_id, result):
+    # message_to_event: body {"content": <the tool message's content>, "id": tool_call_id}
+    return ("gen_ai.tool.message", {"content": jdump(result), "id": call_id})
+
+
+def v2_choice(finish, message):
+    return ("gen_ai.choice", {"index": 0, "finish_reason": finish, "message": message})
+
+
+def v2_chat_span(T, s, start, end, resp_id, finish, tin, tout, parent=None):
+    # get_llm_request_attributes(..., latest_experimental_enabled=False) + _set_response_attributes
+    return span(T, s, "chat gpt-4o", start, end, {
+        "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o", "gen_ai.system": "openai",
+        "server.address": "api.openai.com", "gen_ai.response.model": "gpt-4o-2024-08-06",
+        "gen_ai.response.finish_reasons": [finish], "gen_ai.response.id": resp_id,
+        "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+    }, parent=parent, kind=3)
+
+
+def v2_records(T, s, start, end, messages, choice):
+    """Message events at span start (one per request message, in order), the choice at the end."""
+    out = [log_record(start, n, V2_SYS, body=b, trace_id=T, span_id=s) for n, b in messages]
+    n, b = choice
+    out.append(log_record(end, n, V2_SYS, body=b, trace_id=T, span_id=s))
+    return out
+
+
+def v2_logs(records):
+    req = logs([(dict(V2_SCOPE), records)])
+    req["resourceLogs"][0]["scopeLogs"][0]["schemaUrl"] = V2_SCHEMA
+    return req
+
+
+def v2_traces(spans_by_scope):
+    req = traces(spans_by_scope)
+    for ss in req["resourceSpans"][0]["scopeSpans"]:
+        if ss["scope"]["name"] == V2_SCOPE["name"]:
+            ss["schemaUrl"] = V2_SCHEMA
+    return req
+
+
+ROUND1 = [v2_user(USER_TEXT)]
+CHOICE1 = v2_choice("tool_calls", {"role": "assistant", "tool_calls": OAI_CALLS})
+ROUND2 = [v2_user(USER_TEXT), v2_assistant_calls(), v2_tool("call_1", RECORD), v2_tool("call_2", WEATHER)]
+CHOICE2 = v2_choice("stop", {"role": "assistant", "content": FINAL_TEXT})
+USER_TEXT_2 = "Is that account still in good standing?"
+FINAL_TEXT_2 = "Yes, the account is active."
+
+LEGACY_SOURCES = [
+    {"repo": PYCONTRIB, "path": OPENAI_V2 + "utils.py", "ref": PYCONTRIB_REF,
+     "what": "message_to_event: event_name gen_ai.{role}.message, attributes {gen_ai.system: openai}, body {content} / assistant with tool_calls: body {tool_calls} only / tool: {content, id}; choice_to_event: gen_ai.choice body {index, finish_reason, message:{role, tool_calls?, content?}}; extract_tool_calls: {id, type, function:{name, arguments (string, newlines removed)}}"},
+    {"repo": PYCONTRIB, "path": OPENAI_V2 + "patch.py", "ref": PYCONTRIB_REF,
+     "what": "chat_completions_create_v_old: span '{operation} {model}' CLIENT made current, one message event per request message emitted at start, choice events after the response (both inside the span, so trace/span id = the chat span); _set_response_attributes"},
+    {"repo": PYCONTRIB, "path": OPENAI_V2 + "__init__.py", "ref": PYCONTRIB_REF,
+     "what": "tracer and logger named opentelemetry.instrumentation.openai_v2, schema 1.30.0 on the legacy path"},
+    {"repo": SEMCONV_OLD, "path": "model/gen-ai/deprecated/events-deprecated.yaml", "ref": SEMCONV_OLD_REF,
+     "what": "the deprecated gen_ai.{system,user,assistant,tool}.message and gen_ai.choice events"},
+]
+
+
+def case_genai_log_events():
+    # (a) log records only: one run, two chat calls, no span in the payload at all.
+    t = 4
+    T = tid(t)
+    c1, c2 = sid(t, 2), sid(t, 5)
+    recs = v2_records(T, c1, 10, 300, ROUND1, CHOICE1) + v2_records(T, c2, 370, 890, ROUND2, CHOICE2)
+    fa = write("genai-log-events-only.logs.json", [v2_logs(recs)])
+    add_case(
+        "genai-log-events-only", [fa], LEGACY_SOURCES,
+        "Log records only, no spans: the events openai-v2 emits for the two chat calls of the run (trace/span ids "
+        "point at chat spans that are not in the payload). The record appears once, as the body content (a JSON "
+        "string, json.dumps of the result) of the gen_ai.tool.message with id call_1; the only link from call_1 "
+        "to find_customer is the preceding gen_ai.assistant.message (and the first call's gen_ai.choice) whose "
+        "tool_calls[].function.name says find_customer.",
+    )
+
+    # (b) the tool messages as log records first, the execute_tool spans later in a traces file.
+    t = 5
+    T = tid(t)
+    agent, c1, tool1, tool2, c2 = (sid(t, i) for i in range(1, 6))
+    recs = [r for r in v2_records(T, c2, 370, 890, ROUND2, CHOICE2) if r["eventName"] == "gen_ai.tool.message"]
+    fl = write("genai-log-events-tool-span.logs.json", [v2_logs(recs)])
+    app_scope = {"name": "support-app"}
+    spans_app = [
+        span(T, agent, "invoke_agent support-agent", 0, 900, {
+            "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support-agent", "gen_ai.system": "openai"}),
+        span(T, tool1, "execute_tool find_customer", 310, 340, {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer",
+            "gen_ai.tool.call.id": "call_1", "gen_ai.tool.type": "function"}, parent=agent),
+        span(T, tool2, "execute_tool get_weather", 341, 360, {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather",
+            "gen_ai.tool.call.id": "call_2", "gen_ai.tool.type": "function"}, parent=agent),
+    ]
+    spans_v2 = [
+        v2_chat_span(T, c1, 10, 300, "chatcmpl-1", "tool_calls", 52, 41, parent=agent),
+        v2_chat_span(T, c2, 370, 890, "chatcmpl-2", "stop", 231, 19, parent=agent),
+    ]
+    ft = write("genai-log-events-tool-span.traces.json", [v2_traces([(app_scope, spans_app), (dict(V2_SCOPE), spans_v2)])])
+    add_case(
+        "genai-log-events-tool-span", [fl, ft],
+        LEGACY_SOURCES + [
+            {"repo": SEMCONV_GENAI, "path": "model/gen-ai/spans.yaml", "ref": "7e7e4e763354b505b8e1f76512f17a1977b00f70",
+             "what": "execute_tool span (name 'execute_tool {gen_ai.tool.name}', gen_ai.tool.call.id); openai-v2 makes no tool span, the application does"},
+        ],
+        "Feed the files in their listed order: the logs file FIRST, then the traces file. The logs file holds only the two gen_ai.tool.message "
+        "records of the second chat call (openai-v2's exact records; the other events of that call are left out "
+        "so that nothing in the logs names the tool): body {content: json.dumps(result), id: call_1|call_2}, "
+        "trace/span id of the second chat span. The traces file (same trace id) then brings the application's "
+        "execute_tool find_customer span with gen_ai.tool.call.id call_1 (no arguments or result on it) and "
+        "openai-v2's two chat spans (no content on spans on the legacy path). The record is in the logs only.",
+    )
+
+    # (c) a later turn of the same conversation in a NEW trace: the history is sent again.
+    t1, t2 = 6, 7
+    T1, T2 = tid(t1), tid(t2)
+    line1 = v2_logs(v2_records(T1, sid(t1, 2), 10, 300, ROUND1, CHOICE1)
+                    + v2_records(T1, sid(t1, 5), 370, 890, ROUND2, CHOICE2))
+    turn2 = ROUND2 + [v2_assistant_text(FINAL_TEXT), v2_user(USER_TEXT_2)]
+    line2 = v2_logs(v2_records(T2, sid(t2, 2), 60_010, 60_400, turn2,
+                               v2_choice("stop", {"role": "assistant", "content": FINAL_TEXT_2})))
+    fc = write("genai-log-events-later-turn.logs.json", [line1, line2])
+    add_case(
+        "genai-log-events-later-turn", [fc], LEGACY_SOURCES,
+        "Two lines. Line 1: turn 1 (trace ...0006), the same events as genai-log-events-only. Line 2: turn 2 a "
+        "minute later in a NEW trace (...0007), one chat call whose request repeats the whole history, so "
+        "openai-v2 emits again gen_ai.user.message, gen_ai.assistant.message {tool_calls naming find_customer "
+        "call_1 and get_weather call_2}, gen_ai.tool.message {content: json.dumps(record), id: call_1}, "
+        "gen_ai.tool.message (weather), gen_ai.assistant.message {content: earlier answer}, gen_ai.user.message, "
+        "then gen_ai.choice. The record appears in both lines; in line 2 nothing of trace 1 is available, only "
+        "that record's own preceding assistant message names the tool.",
+    )
+
+
+# ---------------------------------------------------------------------------
 
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
+    case_genai_log_events,
 ]
 
 
