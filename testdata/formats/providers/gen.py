@@ -152,12 +152,12 @@ OLL_REPO = "traceloop/openllmetry"
 OLL_REF = "v0.53.4"
 
 
-def traceloop_workflow_and_tools(t, case, workflow, tools, times):
+def traceloop_workflow_and_tools(t, case, workflow, tools, times, sdk_version="0.53.4"):
     """traceloop-sdk @workflow / @tool spans (packages/traceloop-sdk/traceloop/sdk/decorators/base.py):
     name "<entity>.<kind>", scope traceloop.tracer, traceloop.entity.input = json.dumps({"args","kwargs"}),
     traceloop.entity.output = json.dumps(result); every span started in the workflow's context also gets
     traceloop.workflow.name (tracing.py default_span_processor_on_start)."""
-    scope = ("traceloop.tracer", "0.53.4")
+    scope = ("traceloop.tracer", sdk_version)
     root = t.span("workflow", scope, f"{workflow}.workflow", KIND_INTERNAL, 0, times["end"], {
         "traceloop.workflow.name": workflow,
         "traceloop.span.kind": "workflow",
@@ -171,6 +171,8 @@ def traceloop_workflow_and_tools(t, case, workflow, tools, times):
             "traceloop.workflow.name": workflow,
             "traceloop.span.kind": "tool",
             "traceloop.entity.name": name,
+            # traceloop-sdk >= 0.57 also sets gen_ai.tool.name on @tool spans
+            "gen_ai.tool.name": name if sdk_version != "0.53.4" else None,
             "traceloop.entity.input": pyjson({"args": [], "kwargs": args}),
             "traceloop.entity.output": pyjson(result),
         }, parent=root)
@@ -463,11 +465,199 @@ def case_anthropic_openinference():
        "last survives; input.value still has all of them.")
 
 
+# ---------------------------------------------------------------- 3. bedrock-converse
+
+def converse_flow(cust_result_content, weather_result_content):
+    """The Converse conversation (boto3 bedrock-runtime converse): request message lists per call and
+    the three response messages. Returns [(messages_sent, response_message, stopReason, usage)]."""
+    cid, wid = "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", "tooluse_9bXr2TqWSe-4nVd1Lh0ykA"
+    first_text = "I'll look up the account first."
+    msgs = [{"role": "user", "content": [{"text": USER_TEXT}]}]
+    r1 = {"role": "assistant", "content": [{"text": first_text},
+                                           {"toolUse": {"toolUseId": cid, "name": "find_customer", "input": CUST_ARGS}}]}
+    r2 = {"role": "assistant", "content": [{"toolUse": {"toolUseId": wid, "name": "get_weather", "input": WEATHER_ARGS}}]}
+    r3 = {"role": "assistant", "content": [{"text": FINAL_TEXT}]}
+    calls = [(list(msgs), r1, "tool_use", (512, 64))]
+    msgs += [r1, {"role": "user", "content": [{"toolResult": {"toolUseId": cid, "content": cust_result_content}}]}]
+    calls.append((list(msgs), r2, "tool_use", (700, 40)))
+    msgs += [r2, {"role": "user", "content": [{"toolResult": {"toolUseId": wid, "content": weather_result_content}}]}]
+    calls.append((list(msgs), r3, "end_turn", (790, 31)))
+    return calls
+
+
+CONVERSE_TOOLS = {"tools": [
+    {"toolSpec": {"name": "find_customer", "description": "Find a customer by free-text query",
+                  "inputSchema": {"json": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}}},
+    {"toolSpec": {"name": "get_weather", "description": "Current weather for a city",
+                  "inputSchema": {"json": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}},
+]}
+BEDROCK_MODEL_ID = "anthropic.claude-3-5-sonnet-20240620-v1:0"
+TIMES3 = [(20, 1000), (1070, 2000), (2050, 3000)]
+TOOL_TIMES3 = [(1010, 1060), (2010, 2040)]
+
+
+def case_bedrock_converse():
+    case = "bedrock-converse"
+    files = []
+    P_OLL = "packages/opentelemetry-instrumentation-bedrock/opentelemetry/instrumentation/bedrock"
+
+    # (a) OpenLLMetry <= 0.53.4: gen_ai.prompt.{i}.content = json.dumps(message["content"], default=str)
+    t = Trace(case + "/openllmetry", "svc")
+    tools = [("find_customer", CUST_ARGS, RECORD) + TOOL_TIMES3[0], ("get_weather", WEATHER_ARGS, WEATHER) + TOOL_TIMES3[1]]
+    root, _ = traceloop_workflow_and_tools(t, case + "/openllmetry", "support", tools, {"end": 3010})
+    scope = ("opentelemetry.instrumentation.bedrock", "0.53.4")
+    calls = converse_flow([{"json": RECORD}], [{"json": WEATHER}])
+    for n, ((sent, reply, stop, (tin, tout)), (s, e)) in enumerate(zip(calls, TIMES3)):
+        a = {"traceloop.workflow.name": "support",
+             "gen_ai.system": "AWS", "gen_ai.request.model": "claude-3-5-sonnet-20240620-v1:0",
+             "llm.request.type": "chat", "gen_ai.request.max_tokens": 1024,
+             "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+             "llm.usage.total_tokens": tin + tout}
+        for i, m in enumerate(sent):
+            a[f"gen_ai.prompt.{i}.role"] = m["role"]
+            a[f"gen_ai.prompt.{i}.content"] = json.dumps(m["content"], default=str)
+        a["gen_ai.completion.0.role"] = "assistant"
+        # one gen_ai.completion.{idx}.content per content block that has "text" (toolUse blocks are not written)
+        for idx, c in enumerate(reply["content"]):
+            if c.get("text"):
+                a[f"gen_ai.completion.{idx}.content"] = c["text"]
+        t.span(f"converse{n}", scope, "bedrock.converse", KIND_CLIENT, s, e, a, parent=root)
+    files.append((f"{case}.openllmetry.traces.json", "traces", t.doc()))
+
+    # (b) OpenLLMetry >= 0.57 (GenAI semconv): gen_ai.input.messages with tool_call / tool_call_response parts;
+    # a toolResult's response is the joined text items, else json.dumps(content list) (so {"json": ..} wrappers stay)
+    t = Trace(case + "/openllmetry-semconv", "svc")
+    root, _ = traceloop_workflow_and_tools(t, case + "/openllmetry-semconv", "support", tools, {"end": 3010},
+                                           sdk_version="0.62.1")
+    scope = ("opentelemetry.instrumentation.bedrock", "0.62.1")
+    fr_map = {"tool_use": "tool_call", "end_turn": "stop"}
+
+    def parts(blocks):
+        out = []
+        for b in blocks:
+            if "text" in b:
+                out.append({"type": "text", "content": b["text"]})
+            elif "toolUse" in b:
+                tu = b["toolUse"]
+                out.append({"type": "tool_call", "name": tu["name"], "id": tu["toolUseId"], "arguments": tu["input"]})
+            elif "toolResult" in b:
+                tr = b["toolResult"]
+                texts = [x["text"] for x in tr["content"] if "text" in x]
+                out.append({"type": "tool_call_response", "id": tr["toolUseId"],
+                            "response": " ".join(texts) if texts else json.dumps(tr["content"], default=str)})
+        return out
+
+    tool_defs = [{"name": x["toolSpec"]["name"], "description": x["toolSpec"]["description"],
+                  "parameters": x["toolSpec"]["inputSchema"]["json"]} for x in CONVERSE_TOOLS["tools"]]
+    for n, ((sent, reply, stop, (tin, tout)), (s, e)) in enumerate(zip(calls, TIMES3)):
+        fr = fr_map[stop]
+        a = {"traceloop.workflow.name": "support",
+             "gen_ai.provider.name": "aws.bedrock", "gen_ai.request.model": "claude-3-5-sonnet-20240620-v1:0",
+             "gen_ai.operation.name": "chat", "gen_ai.request.max_tokens": 1024,
+             "gen_ai.tool.definitions": pyjson(tool_defs),
+             "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+             "gen_ai.usage.total_tokens": tin + tout,
+             "gen_ai.input.messages": pyjson([{"role": m["role"], "parts": parts(m["content"])} for m in sent]),
+             "gen_ai.response.finish_reasons": [fr],
+             "gen_ai.output.messages": pyjson([{"role": "assistant", "parts": parts(reply["content"]), "finish_reason": fr}])}
+        t.span(f"converse{n}", scope, "bedrock.converse", KIND_CLIENT, s, e, a, parent=root)
+    files.append((f"{case}.openllmetry-semconv.traces.json", "traces", t.doc()))
+
+    # (c) OpenInference bedrock 0.1.45: llm.input_messages.* (toolResult -> message.tool_call_id + message.content)
+    # and input.value = JSON of the Converse messages list; here the find_customer result is a {"text": ..} item
+    t = Trace(case + "/openinference", "svc")
+    app = ("__main__", "")
+    root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
+    scope = ("openinference.instrumentation.bedrock", "0.1.45")
+    calls = converse_flow([{"text": pyjson(RECORD)}], [{"json": WEATHER}])
+
+    def oi_msgs(prefix, messages):
+        a = {}
+        for i, m in enumerate(messages):
+            p = f"{prefix}.{i}"
+            a[f"{p}.message.role"] = m["role"]
+            content, contents, tcid, tcs = None, [], None, []
+            for b in m["content"]:
+                if "text" in b:
+                    contents.append(b["text"])
+                if "toolUse" in b:
+                    tcs.append(b["toolUse"])
+                if "toolResult" in b:
+                    tcid = b["toolResult"]["toolUseId"]
+                    for x in b["toolResult"]["content"]:
+                        if "text" in x:
+                            content = x["text"]
+                        if "json" in x:
+                            content = oijson(x["json"])
+            if content is not None:
+                a[f"{p}.message.content"] = content
+            for j, txt in enumerate(contents):
+                a[f"{p}.message.contents.{j}.message_content.type"] = "text"
+                a[f"{p}.message.contents.{j}.message_content.text"] = txt
+            if tcid is not None:
+                a[f"{p}.message.tool_call_id"] = tcid
+            for k, tu in enumerate(tcs):
+                a[f"{p}.message.tool_calls.{k}.tool_call.id"] = tu["toolUseId"]
+                a[f"{p}.message.tool_calls.{k}.tool_call.function.name"] = tu["name"]
+                a[f"{p}.message.tool_calls.{k}.tool_call.function.arguments"] = oijson(tu["input"])
+        return a
+
+    for n, ((sent, reply, stop, (tin, tout)), (s, e)) in enumerate(zip(calls, TIMES3)):
+        a = {"llm.provider": "aws", "llm.model_name": BEDROCK_MODEL_ID,
+             "llm.invocation_parameters": oijson({"maxTokens": 1024})}
+        a.update(oi_msgs("llm.input_messages", sent))
+        for k, tool in enumerate(CONVERSE_TOOLS["tools"]):
+            a[f"llm.tools.{k}.tool.json_schema"] = oijson(tool)
+        a.update({"openinference.span.kind": "LLM", "input.value": oijson(sent), "input.mime_type": "application/json"})
+        # response attributes (set after the call): invocation parameters again, now with stop_reason
+        a["llm.invocation_parameters"] = oijson({"maxTokens": 1024, "stop_reason": stop})
+        a.update(oi_msgs("llm.output_messages", [reply]))
+        a.update({"llm.token_count.prompt": tin, "llm.token_count.completion": tout, "llm.token_count.total": tin + tout,
+                  "output.value": oijson(reply), "output.mime_type": "application/json"})
+        t.span(f"converse{n}", scope, "bedrock.converse", KIND_INTERNAL, s, e, a, parent=root, status={"code": 1})
+        if n < 2:
+            name, args, result = [("find_customer", CUST_ARGS, RECORD), ("get_weather", WEATHER_ARGS, WEATHER)][n]
+            desc = {"find_customer": "Find a customer by free-text query", "get_weather": "Current weather for a city"}[name]
+            oi_decorated_tool(t, app, root, name, desc, args, result, *TOOL_TIMES3[n])
+    files.append((f"{case}.openinference.traces.json", "traces", t.doc()))
+
+    P_OI = "python/instrumentation/openinference-instrumentation-bedrock/src/openinference/instrumentation/bedrock"
+    emit(case, files, [
+        {"repo": OLL_REPO, "ref": OLL_REF, "path": f"{P_OLL}/span_utils.py",
+         "what": "(openllmetry file) set_converse_input_prompt_span_attributes: gen_ai.prompt.{i}.role and "
+                 "gen_ai.prompt.{i}.content = json.dumps(message['content'], default=str); "
+                 "set_converse_response_span_attributes: gen_ai.completion.0.role and gen_ai.completion.{idx}.content "
+                 "= block['text'] only (toolUse replies are not recorded)"},
+        {"repo": OLL_REPO, "ref": OLL_REF, "path": f"{P_OLL}/__init__.py",
+         "what": "span 'bedrock.converse' CLIENT; _get_vendor_model: gen_ai.system 'AWS', model without vendor prefix"},
+        {"repo": OLL_REPO, "ref": "93429cfb9767e6b51db6cb35f6b70f758117669a (0.62.1)", "path": f"{P_OLL}/span_utils.py",
+         "what": "(openllmetry-semconv file) _converse_content_to_parts: toolUse -> tool_call {name,id,arguments}; "
+                 "toolResult -> tool_call_response {id, response: ' '.join(text items) or json.dumps(content list)}; "
+                 "gen_ai.input.messages / gen_ai.output.messages (changed in 194b0a7e6, first released in 0.57.0)"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P_OI}/_converse_attributes.py",
+         "what": "(openinference file) get_message_objects: toolResult -> message tool_call_id = toolUseId, content = "
+                 "text item or safe_json_dumps(json item); toolUse -> tool_calls; input.value = JSON of the messages list; "
+                 "output.value = JSON of the output message"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P_OI}/__init__.py",
+         "what": "span 'bedrock.converse' via tracer.start_as_current_span, scope openinference.instrumentation.bedrock"},
+    ], "Three files, same conversation (sequential calls). openllmetry: OpenLLMetry Python <= 0.53.4; the record "
+       "is a JSON object inside gen_ai.prompt.2.content (a JSON array string: "
+       "[{\"toolResult\": {\"toolUseId\": .., \"content\": [{\"json\": {record}}]}}]), id only, no name; "
+       "assistant toolUse blocks are visible only in the next request's gen_ai.prompt.{i}.content. "
+       "openllmetry-semconv: OpenLLMetry >= 0.57 (0.62.1); the record is the string 'response' of a "
+       "tool_call_response part and, because the content is [{\"json\":..}], that string is "
+       "'[{\"json\": {record}}]'. openinference: OpenInference bedrock 0.1.45; the find_customer result is sent as "
+       "[{\"text\": \"<record JSON>\"}] (get_weather as [{\"json\":..}]), so llm.input_messages.2.message.content is "
+       "the record JSON and input.value holds it as a JSON string inside the toolResult. In every file the record "
+       "is also a tool span's output.")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
     case_anthropic_openllmetry()
     case_anthropic_openinference()
+    case_bedrock_converse()
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(CASES, f, indent=1)
         f.write("\n")
