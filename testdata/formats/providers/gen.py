@@ -652,12 +652,130 @@ def case_bedrock_converse():
        "is also a tool span's output.")
 
 
+# ---------------------------------------------------------------- 4. gemini-function-response
+
+def case_gemini_function_response():
+    case = "gemini-function-response"
+    t = Trace(case, "svc")
+    app = ("__main__", "")
+    root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
+    scope = ("openinference.instrumentation.google_genai", "1.4.1")
+    model = "gemini-2.0-flash"
+    # the app keeps a list of types.Content; the model turns are response.candidates[0].content;
+    # tool results are types.Part.from_function_response(name=..., response={"result": ...}) in a user turn
+    user = {"parts": [{"text": USER_TEXT}], "role": "user"}
+    r1 = {"parts": [{"function_call": {"args": CUST_ARGS, "name": "find_customer"}}], "role": "model"}
+    fr1 = {"parts": [{"function_response": {"name": "find_customer", "response": {"result": RECORD}}}], "role": "user"}
+    r2 = {"parts": [{"function_call": {"args": WEATHER_ARGS, "name": "get_weather"}}], "role": "model"}
+    fr2 = {"parts": [{"function_response": {"name": "get_weather", "response": {"result": WEATHER}}}], "role": "user"}
+    r3 = {"parts": [{"text": FINAL_TEXT}], "role": "model"}
+    decls = [
+        {"description": "Find a customer by free-text query", "name": "find_customer",
+         "parameters": {"properties": {"query": {"type": "STRING"}}, "required": ["query"], "type": "OBJECT"}},
+        {"description": "Current weather for a city", "name": "get_weather",
+         "parameters": {"properties": {"city": {"type": "STRING"}}, "required": ["city"], "type": "OBJECT"}},
+    ]
+
+    def in_msgs(contents):
+        a = {}
+        for i, c in enumerate(contents):
+            p = f"llm.input_messages.{i}"
+            a[f"{p}.message.role"] = c["role"]
+            single = len(c["parts"]) == 1
+            k = 0
+            for part in c["parts"]:
+                if "text" in part:
+                    a[f"{p}.message.content"] = part["text"]  # single text part
+                elif "function_call" in part:
+                    fc = part["function_call"]
+                    a[f"{p}.message.tool_calls.{k}.tool_call.function.name"] = fc["name"]
+                    a[f"{p}.message.tool_calls.{k}.tool_call.function.arguments"] = oijson(fc["args"])
+                    k += 1
+                elif "function_response" in part:
+                    assert single
+                    a[f"{p}.message.content"] = oijson(part["function_response"]["response"])
+        return a
+
+    def out_msgs(content, finish):
+        a = {}
+        k = 0
+        for part in content["parts"]:
+            if "text" in part:
+                a["llm.output_messages.0.message.content"] = part["text"]
+            else:
+                fc = part["function_call"]
+                a[f"llm.output_messages.0.message.tool_calls.{k}.tool_call.function.name"] = fc["name"]
+                a[f"llm.output_messages.0.message.tool_calls.{k}.tool_call.function.arguments"] = oijson(fc["args"])
+                k += 1
+        a["llm.output_messages.0.message.role"] = "model"
+        a["llm.finish_reason"] = finish
+        return a
+
+    def span(label, s, e, contents, reply, tin, tout, rid):
+        a = {"openinference.span.kind": "LLM", "llm.provider": "google", "llm.model_name": model}
+        a.update(in_msgs(contents))
+        # captured request (BaseApiClient.request's request_dict, '_url' dropped, keys camel->snake)
+        captured = {"contents": contents, "tools": [{"function_declarations": decls}], "generation_config": {}}
+        a["input.value"] = oijson(captured)
+        a["input.mime_type"] = "application/json"
+        for k, d in enumerate(decls):
+            a[f"llm.tools.{k}.tool.json_schema"] = oijson(d)
+        resp = {"candidates": [{"content": reply, "finish_reason": "STOP", "avg_logprobs": -0.0123}],
+                "model_version": "gemini-2.0-flash-001", "response_id": rid,
+                "usage_metadata": {"candidates_token_count": tout, "prompt_token_count": tin,
+                                   "total_token_count": tin + tout}}
+        a["output.value"] = jsjson(resp)
+        a["output.mime_type"] = "application/json"
+        a["llm.model_name"] = "gemini-2.0-flash-001"
+        a["llm.token_count.prompt"] = tin
+        a["llm.token_count.completion"] = tout
+        a["llm.token_count.total"] = tin + tout
+        a.update(out_msgs(reply, "STOP"))
+        t.span(label, scope, "GenerateContent", KIND_INTERNAL, s, e, a, parent=root, status={"code": 1})
+
+    span("gen1", 20, 1000, [user], r1, 120, 8, "kR9mZ_2fH8yQ1MIPp7Ck2Aw")
+    oi_decorated_tool(t, app, root, "find_customer", "Find a customer by free-text query", CUST_ARGS, RECORD, 1010, 1060)
+    span("gen2", 1070, 2000, [user, r1, fr1], r2, 230, 7, "mT4nB_6xK2pL9QIPs3Dh5Ev")
+    oi_decorated_tool(t, app, root, "get_weather", "Current weather for a city", WEATHER_ARGS, WEATHER, 2010, 2040)
+    span("gen3", 2050, 3000, [user, r1, fr1, r2, fr2], r3, 280, 24, "pW8cF_1rJ7tN3YIPv6Gk0Hx")
+    P = "python/instrumentation/openinference-instrumentation-google-genai/src/openinference/instrumentation/google_genai"
+    emit(case, [(f"{case}.traces.json", "traces", t.doc())], [
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P}/_request_attributes_extractor.py",
+         "what": "_flatten_parts: function_call -> message.tool_calls.{k}.tool_call.function.name / .function.arguments "
+                 "(safe_json_dumps(args)) / .id only if set; function_response -> message.content = "
+                 "safe_json_dumps(response) when it is the only part (else message.contents.{j} type text), "
+                 "message.tool_call_id only if the response has an id; the function_response NAME is not recorded; "
+                 "role is the Content's role ('user' for function responses, 'model' for calls)"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P}/_context.py",
+         "what": "input.value = safe_json_dumps of the request_dict captured at BaseApiClient.request, '_'-keys "
+                 "dropped and every key converted camelCase -> snake_case (also inside function args/responses): "
+                 "contents[].parts[].function_call {args,name} / function_response {name,response}"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P}/_response_attributes_extractor.py",
+         "what": "output.value = response.model_dump_json(exclude_unset=True); llm.output_messages.0.*; "
+                 "llm.finish_reason"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P}/_wrappers.py", "what": "span name 'GenerateContent'"},
+        {"repo": "googleapis/python-genai", "ref": "66807187f2123c6676175ac991f4e34eb09200d1",
+         "path": "google/genai/models.py",
+         "what": "_GenerateContentParameters_to_mldev / _Content_to_mldev / _Part_to_mldev / _FunctionCall_to_mldev: "
+                 "request key order (contents, tools, generationConfig; parts then role; id, args, name); "
+                 "functionResponse passed through and dumped with exclude_none (id, name, response)"},
+    ], "Manual function calling with the google-genai SDK (Gemini API), no call ids. The record is in the "
+       "find_customer TOOL span's output.value, in the later GenerateContent spans as "
+       "llm.input_messages.2.message.content = '{\"result\": {record}}' (role 'user', no name, no id: it answers the "
+       "calls of the 'model' message before it), and inside input.value as contents[2].parts[0].function_response "
+       "{\"name\": \"find_customer\", \"response\": {\"result\": {record}}}. Key order of the tools / "
+       "generation_config / output.value objects follows the SDK's pydantic models only approximately. Not covered: "
+       "automatic function calling, where the SDK runs the tools inside one generate_content call and the "
+       "function responses appear in output.value's automatic_function_calling_history.")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
     case_anthropic_openllmetry()
     case_anthropic_openinference()
     case_bedrock_converse()
+    case_gemini_function_response()
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(CASES, f, indent=1)
         f.write("\n")
