@@ -566,11 +566,212 @@ def case_genai_log_events():
 
 
 # ---------------------------------------------------------------------------
+# OpenLLMetry: gen_ai.prompt.N.* / gen_ai.completion.N.* flattened attributes, as the openai
+# instrumentations wrote them until they moved to gen_ai.input/output.messages at the end of
+# March 2026 (Python opentelemetry-instrumentation-openai 0.54.0, JS @traceloop/instrumentation-openai
+# 0.22.5), and the traceloop-sdk decorators' traceloop.entity.input / output.
+
+OLLM_PY = "traceloop/openllmetry"
+OLLM_PY_REF = "0b30e2de6^"  # parent of 'instrumentation to support OTel GenAI Semantic Conventions 0.5.0' (#3844)
+OLLM_PY_HEAD = "93429cfb9767e6b51db6cb35f6b70f758117669a"
+OLLM_JS = "traceloop/openllmetry-js"
+OLLM_JS_REF = "26a0d015^"  # parent of 'Migrate OpenAI instrumentation to OTel 1.40 semantic conventions' (#909)
+OLLM_JS_HEAD = "1faf69deed3401593a9e3551130f5fcc2925f60a"
+
+UPDATE_RESULT = {"ok": True}
+CALL_UPDATE = {"id": "call_3", "type": "function",
+               "function": {"name": "update_customer", "arguments": jcompact(UPDATE_ARGS)}}
+
+
+def ollm_py_prompts(messages):
+    """chat_wrappers._set_prompts (0.54.0): role, content if truthy, tool_call_id, tool_calls.{j}.id/name/arguments."""
+    a = {}
+    for i, m in enumerate(messages):
+        p = "gen_ai.prompt.%d" % i
+        a[p + ".role"] = m["role"]
+        if m.get("content"):
+            a[p + ".content"] = m["content"]
+        if m.get("tool_call_id"):
+            a[p + ".tool_call_id"] = m["tool_call_id"]
+        for j, tc in enumerate(m.get("tool_calls") or []):
+            a[p + ".tool_calls.%d.id" % j] = tc["id"]
+            a[p + ".tool_calls.%d.name" % j] = tc["function"]["name"]
+            a[p + ".tool_calls.%d.arguments" % j] = tc["function"]["arguments"]
+    return a
+
+
+def ollm_py_completion(finish, content=None, tool_calls=None):
+    """chat_wrappers._set_completions (0.54.0); _set_span_attribute skips None and ''."""
+    p = "gen_ai.completion.0"
+    a = {p + ".finish_reason": finish, p + ".role": "assistant"}
+    if content:
+        a[p + ".content"] = content
+    for j, tc in enumerate(tool_calls or []):
+        a[p + ".tool_calls.%d.id" % j] = tc["id"]
+        a[p + ".tool_calls.%d.name" % j] = tc["function"]["name"]
+        a[p + ".tool_calls.%d.arguments" % j] = tc["function"]["arguments"]
+    return a
+
+
+def ollm_js_prompts(messages):
+    """instrumentation.ts startSpan (0.22.5): role, and content (a string, else JSON.stringify: null -> "null"); nothing else."""
+    a = {}
+    for i, m in enumerate(messages):
+        p = "gen_ai.prompt.%d" % i
+        a[p + ".role"] = m["role"]
+        c = m.get("content")
+        a[p + ".content"] = c if isinstance(c, str) else jcompact(c)
+    return a
+
+
+def ollm_js_completion(finish, content=None, tool_calls=None):
+    """instrumentation.ts _endSpan (0.22.5): finish_reason, role, content ?? '', tool_calls.{j}.name/arguments (no id)."""
+    p = "gen_ai.completion.0"
+    a = {p + ".finish_reason": finish, p + ".role": "assistant", p + ".content": content or ""}
+    for j, tc in enumerate(tool_calls or []):
+        a[p + ".tool_calls.%d.name" % j] = tc["function"]["name"]
+        a[p + ".tool_calls.%d.arguments" % j] = tc["function"]["arguments"]
+    return a
+
+
+def openai_history(dumps):
+    """The chat-completions messages of the three calls; tool message content = dumps(result)."""
+    user = {"role": "user", "content": USER_TEXT}
+    a1 = {"role": "assistant", "content": None, "tool_calls": OAI_CALLS}
+    h2 = [user, a1,
+          {"role": "tool", "tool_call_id": "call_1", "content": dumps(RECORD)},
+          {"role": "tool", "tool_call_id": "call_2", "content": dumps(WEATHER)}]
+    a2 = {"role": "assistant", "content": None, "tool_calls": [CALL_UPDATE]}
+    h3 = h2 + [a2, {"role": "tool", "tool_call_id": "call_3", "content": dumps(UPDATE_RESULT)}]
+    return [user], h2, h3
+
+
+def case_openllmetry():
+    # --- Python: traceloop-sdk decorators + opentelemetry-instrumentation-openai 0.54.0
+    t = 8
+    T = tid(t)
+    agent, c1, tk1, tk2, c2, tk3, c3 = (sid(t, i) for i in range(1, 8))
+    h1, h2, h3 = openai_history(jdump)
+    sdk_scope = {"name": "traceloop.tracer"}
+    oai_scope = {"name": "opentelemetry.instrumentation.openai.v1", "version": "0.54.0"}
+    ctx = {"gen_ai.agent.name": "support_agent"}  # default_span_processor_on_start, from the agent context
+
+    def task(s, name, start, end, kwargs, result):
+        # entity_method -> _setup_span (name '<entity>.task', kind, entity name), _handle_span_input/output
+        return span(T, s, name + ".task", start, end, {
+            **ctx, "traceloop.span.kind": "task", "traceloop.entity.name": name,
+            "traceloop.entity.input": jdump({"args": [], "kwargs": kwargs}),
+            "traceloop.entity.output": jdump(result)}, parent=agent)
+
+    def chat(s, start, end, rid, prompts, completion, tin, tout):
+        return span(T, s, "openai.chat", start, end, {
+            "llm.request.type": "chat", **ctx,
+            "gen_ai.openai.api_base": "https://api.openai.com/v1/", "gen_ai.system": "openai",
+            "gen_ai.request.model": "gpt-4o", "llm.headers": "None", "llm.is_streaming": False,
+            **prompts,
+            "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": rid,
+            "llm.usage.total_tokens": tin + tout, "gen_ai.usage.output_tokens": tout,
+            "gen_ai.usage.input_tokens": tin,
+            **completion}, parent=agent, kind=3)
+
+    spans_sdk = [
+        span(T, agent, "support_agent.agent", 0, 1300, {
+            **ctx, "traceloop.span.kind": "agent", "traceloop.entity.name": "support_agent",
+            "traceloop.entity.input": jdump({"args": [USER_TEXT], "kwargs": {}}),
+            "traceloop.entity.output": jdump(FINAL_TEXT)}),
+        task(tk1, "find_customer", 310, 340, FIND_ARGS, RECORD),
+        task(tk2, "get_weather", 341, 360, WEATHER_ARGS, WEATHER),
+        task(tk3, "update_customer", 700, 730, UPDATE_ARGS, UPDATE_RESULT),
+    ]
+    spans_oai = [
+        chat(c1, 10, 300, "chatcmpl-1", ollm_py_prompts(h1), ollm_py_completion("tool_calls", tool_calls=OAI_CALLS), 52, 41),
+        chat(c2, 370, 690, "chatcmpl-2", ollm_py_prompts(h2), ollm_py_completion("tool_calls", tool_calls=[CALL_UPDATE]), 231, 38),
+        chat(c3, 740, 1290, "chatcmpl-3", ollm_py_prompts(h3), ollm_py_completion("stop", content=FINAL_TEXT), 270, 19),
+    ]
+    fp = write("openllmetry-completion-tool-calls-python.traces.json", [traces([(sdk_scope, spans_sdk), (oai_scope, spans_oai)])])
+
+    # --- JavaScript: @traceloop/node-server-sdk withAgent / withTask + @traceloop/instrumentation-openai 0.22.5
+    t = 9
+    T = tid(t)
+    agent, c1, tk1, tk2, c2, tk3, c3 = (sid(t, i) for i in range(1, 8))
+    h1, h2, h3 = openai_history(jcompact)
+    sdk_scope = {"name": "@traceloop/node-server-sdk", "version": "0.22.8"}
+    oai_scope = {"name": "@traceloop/instrumentation-openai", "version": "0.22.5"}
+    ctx = {"traceloop.workflow.name": "support-agent", "gen_ai.agent.name": "support-agent"}
+
+    def jtask(s, name, start, end, kwargs, result):
+        # withEntity(TASK): name '<name>.task', entity name, entity path '' (no enclosing task), kind,
+        # agent name from the context; input {args:[], kwargs: <the single object argument>}
+        return span(T, s, name + ".task", start, end, {
+            "traceloop.entity.name": name, "traceloop.entity.path": "", "traceloop.span.kind": "task",
+            "gen_ai.agent.name": "support-agent",
+            "traceloop.entity.input": jcompact({"args": [], "kwargs": kwargs}),
+            "traceloop.entity.output": jcompact(result)}, parent=agent)
+
+    def jchat(s, start, end, prompts, completion, tin, tout):
+        return span(T, s, "openai.chat", start, end, {
+            "gen_ai.system": "OpenAI", "llm.request.type": "chat", "gen_ai.request.model": "gpt-4o",
+            **prompts, **ctx,
+            "gen_ai.response.model": "gpt-4o-2024-08-06", "llm.usage.total_tokens": tin + tout,
+            "gen_ai.usage.completion_tokens": tout, "gen_ai.usage.prompt_tokens": tin,
+            **completion}, parent=agent, kind=3)
+
+    spans_sdk = [
+        span(T, agent, "support-agent.agent", 0, 1300, {
+            "traceloop.workflow.name": "support-agent", "traceloop.entity.name": "support-agent",
+            "traceloop.entity.path": "", "traceloop.span.kind": "agent", "gen_ai.agent.name": "support-agent",
+            "traceloop.entity.input": jcompact({"args": [], "kwargs": {"question": USER_TEXT}}),
+            "traceloop.entity.output": jcompact(FINAL_TEXT)}),
+        jtask(tk1, "find_customer", 310, 340, FIND_ARGS, RECORD),
+        jtask(tk2, "get_weather", 341, 360, WEATHER_ARGS, WEATHER),
+        jtask(tk3, "update_customer", 700, 730, UPDATE_ARGS, UPDATE_RESULT),
+    ]
+    spans_oai = [
+        jchat(c1, 10, 300, ollm_js_prompts(h1), ollm_js_completion("tool_calls", tool_calls=OAI_CALLS), 52, 41),
+        jchat(c2, 370, 690, ollm_js_prompts(h2), ollm_js_completion("tool_calls", tool_calls=[CALL_UPDATE]), 231, 38),
+        jchat(c3, 740, 1290, ollm_js_prompts(h3), ollm_js_completion("stop", content=FINAL_TEXT), 270, 19),
+    ]
+    fj = write("openllmetry-completion-tool-calls-js.traces.json", [traces([(sdk_scope, spans_sdk), (oai_scope, spans_oai)])])
+
+    add_case(
+        "openllmetry-completion-tool-calls", [fp, fj],
+        [
+            {"repo": OLLM_PY, "path": "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai/shared/chat_wrappers.py", "ref": OLLM_PY_REF,
+             "what": "SPAN_NAME openai.chat (CLIENT); _set_prompts: gen_ai.prompt.{i}.role/content/tool_call_id/tool_calls.{j}.id|name|arguments; _set_completions: gen_ai.completion.{index}.finish_reason/role/content/tool_calls.{j}.id|name|arguments (function.arguments as the API returned it)"},
+            {"repo": OLLM_PY, "path": "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai/shared/__init__.py", "ref": OLLM_PY_REF,
+             "what": "_set_request_attributes / _set_response_attributes (gen_ai.system 'openai', gen_ai.openai.api_base, llm.headers str(None), llm.is_streaming, usage keys)"},
+            {"repo": OLLM_PY, "path": "packages/traceloop-sdk/traceloop/sdk/decorators/base.py", "ref": OLLM_PY_HEAD,
+             "what": "_setup_span: span '<entity>.<kind>', traceloop.span.kind / entity.name; _handle_span_input: json.dumps({'args': args, 'kwargs': kwargs}); _handle_span_output: json.dumps(result)"},
+            {"repo": OLLM_PY, "path": "packages/traceloop-sdk/traceloop/sdk/tracing/tracing.py", "ref": OLLM_PY_HEAD,
+             "what": "TRACER_NAME traceloop.tracer; default_span_processor_on_start copies gen_ai.agent.name (agent context) onto every span"},
+            {"repo": OLLM_JS, "path": "packages/instrumentation-openai/src/instrumentation.ts", "ref": OLLM_JS_REF,
+             "what": "startSpan 'openai.chat': gen_ai.prompt.{i}.role/content only (assistant tool calls and tool_call_id not recorded; null content -> \"null\"); _endSpan: gen_ai.completion.{i}.finish_reason/role/content ?? ''/tool_calls.{j}.name|arguments (no id)"},
+            {"repo": OLLM_JS, "path": "packages/traceloop-sdk/src/lib/tracing/decorators.ts", "ref": OLLM_JS_REF,
+             "what": "withEntity (withAgent/withTask): '<name>.<type>', traceloop.entity.input = JSON.stringify({args: [], kwargs: <single object arg>}) else {args, kwargs: {}}; output = JSON.stringify(result); unchanged at HEAD " + OLLM_JS_HEAD[:9]},
+        ],
+        "Two files, one trace each (agent root; openai.chat, <tool>.task spans as its children). The model's "
+        "second reply calls update_customer with arguments carrying customer data: "
+        "gen_ai.completion.0.tool_calls.0.arguments = '{\"email\":\"jane.roe@example-mail.test\",\"notes\":\"VIP; "
+        "disputes every invoice since March\"}' (and again in the third call's gen_ai.prompt.4.tool_calls.0.arguments "
+        "in Python). The record appears as traceloop.entity.output of find_customer.task, and as "
+        "gen_ai.prompt.2.content (role tool) of the 2nd and 3rd chat spans; Python also writes "
+        "gen_ai.prompt.2.tool_call_id = call_1, JS writes neither the tool_call_id nor the assistant's tool "
+        "calls in prompts (assistant content is the string \"null\"), so in JS the tool message can only be "
+        "matched by position. update_customer.task's traceloop.entity.input carries the email and notes. "
+        "update_customer is NOT configured as a data-class tool (data_class_tools lists only find_customer): the "
+        "secrets in its arguments are values that came out of find_customer's result. These are the PRE-migration "
+        "shapes: since March 2026 both instrumentations write gen_ai.input.messages / gen_ai.output.messages "
+        "JSON strings instead (Python: finish_reason mapped, e.g. tool_calls -> tool_call).",
+    )
+
+
+# ---------------------------------------------------------------------------
 
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
     case_genai_log_events,
+    case_openllmetry,
 ]
 
 
