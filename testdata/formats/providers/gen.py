@@ -769,6 +769,83 @@ def case_gemini_function_response():
        "function responses appear in output.value's automatic_function_calling_history.")
 
 
+# ---------------------------------------------------------------- 5. ollama
+
+def case_ollama():
+    case = "ollama"
+    t = Trace(case, "svc")
+    tools = [("find_customer", CUST_ARGS, RECORD, 1010, 1060), ("get_weather", WEATHER_ARGS, WEATHER, 1070, 1100)]
+    root, _ = traceloop_workflow_and_tools(t, case, "support", tools, {"end": 2300})
+    scope = ("opentelemetry.instrumentation.ollama", "0.53.4")
+    # the request body the ollama client hands to Client._request (ChatRequest(...).model_dump(exclude_none=True);
+    # _copy_messages drops falsy fields, so the assistant's empty content is gone)
+    user = {"role": "user", "content": USER_TEXT}
+    assistant = {"role": "assistant", "tool_calls": [
+        {"function": {"name": "find_customer", "arguments": CUST_ARGS}},
+        {"function": {"name": "get_weather", "arguments": WEATHER_ARGS}}]}
+    tool_msgs = [{"role": "tool", "content": pyjson(RECORD), "tool_name": "find_customer"},
+                 {"role": "tool", "content": pyjson(WEATHER), "tool_name": "get_weather"}]
+    functions = [
+        ("find_customer", "Find a customer by free-text query",
+         {"type": "object", "required": ["query"], "properties": {"query": {"type": "string"}}}),
+        ("get_weather", "Current weather for a city",
+         {"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}),
+    ]
+
+    def chat_attrs(messages, reply_content, tin, tout):
+        a = {"traceloop.workflow.name": "support", "gen_ai.system": "Ollama", "llm.request.type": "chat",
+             "gen_ai.request.model": "llama3.1", "llm.is_streaming": False,
+             "gen_ai.prompt.0.role": "user"}
+        # set_input_attributes: content/role per message (content None is skipped) ...
+        for i, m in enumerate(messages):
+            if m.get("content"):
+                a[f"gen_ai.prompt.{i}.content"] = m["content"]
+            a[f"gen_ai.prompt.{i}.role"] = m["role"]
+        # ... then _set_prompts: role, content, tool_call_id (none here), tool_calls.{j}.id (none) / name / arguments;
+        # tool_name is not recorded
+        for i, m in enumerate(messages):
+            for j, tc in enumerate(m.get("tool_calls") or []):
+                a[f"gen_ai.prompt.{i}.tool_calls.{j}.name"] = tc["function"]["name"]
+                a[f"gen_ai.prompt.{i}.tool_calls.{j}.arguments"] = pyjson(tc["function"]["arguments"])
+        for k, (name, desc, params) in enumerate(functions):
+            a[f"llm.request.functions.{k}.name"] = name
+            a[f"llm.request.functions.{k}.description"] = desc
+            a[f"llm.request.functions.{k}.parameters"] = pyjson(params)
+        # set_response_attributes: only message content (empty for a tool-call reply) and role
+        if reply_content:
+            a["gen_ai.completion.0.content"] = reply_content
+        a["gen_ai.completion.0.role"] = "assistant"
+        a.update({"gen_ai.response.model": "llama3.1", "llm.usage.total_tokens": tin + tout,
+                  "gen_ai.usage.output_tokens": tout, "gen_ai.usage.input_tokens": tin})
+        return a
+
+    t.span("chat1", scope, "ollama.chat", KIND_CLIENT, 20, 1000, chat_attrs([user], "", 188, 41), parent=root)
+    t.span("chat2", scope, "ollama.chat", KIND_CLIENT, 1110, 2290,
+           chat_attrs([user, assistant] + tool_msgs, FINAL_TEXT, 301, 27), parent=root)
+    P = "packages/opentelemetry-instrumentation-ollama/opentelemetry/instrumentation/ollama"
+    emit(case, [(f"{case}.traces.json", "traces", t.doc())], [
+        {"repo": OLL_REPO, "ref": OLL_REF, "path": f"{P}/span_utils.py",
+         "what": "set_input_attributes (chat): gen_ai.prompt.0.role='user', then per message gen_ai.prompt.{i}.content/"
+                 "role; _set_prompts: role, content (list -> json.dumps), tool_call_id, tool_calls.{j}.id/name/arguments "
+                 "(dict -> json.dumps); tool_name is NOT recorded; set_response_attributes: gen_ai.completion.0.content "
+                 "and .role only (reply tool_calls are not recorded)"},
+        {"repo": OLL_REPO, "ref": OLL_REF, "path": f"{P}/__init__.py",
+         "what": "wraps ollama._client.Client._request (request body = kwargs['json']); span 'ollama.chat' CLIENT, "
+                 "gen_ai.system='Ollama', llm.request.type='chat'"},
+        {"repo": "ollama/ollama-python", "ref": "25b93290d8cd07b0d00732641f812ee34fd4c989 (v0.6.2)",
+         "path": "ollama/_client.py, ollama/_types.py",
+         "what": "chat(): json=ChatRequest(messages=list(_copy_messages(messages)), ...).model_dump(exclude_none=True); "
+                 "Message fields role, content, thinking, images, tool_name, tool_calls[{function:{name, arguments: "
+                 "Mapping}}]; _copy_messages drops falsy fields"},
+    ], "Parallel calls: one assistant message with two tool_calls (no ids), then two role 'tool' messages in the "
+       "same order. The app sends {'role': 'tool', 'content': json.dumps(result), 'tool_name': name} as the Ollama "
+       "docs show, but OpenLLMetry writes only gen_ai.prompt.{i}.role = 'tool' and .content: no id and no "
+       "tool_name, so results match calls only by position (gen_ai.prompt.1.tool_calls.0 -> gen_ai.prompt.2, "
+       ".1 -> gen_ai.prompt.3). The record is in gen_ai.prompt.2.content of the second ollama.chat span and in the "
+       "find_customer tool span's traceloop.entity.output. Same in OpenLLMetry 0.62.1 (ollama span_utils.py is "
+       "unchanged since 0.53.4 apart from __init__.py).")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -776,6 +853,7 @@ def main():
     case_anthropic_openinference()
     case_bedrock_converse()
     case_gemini_function_response()
+    case_ollama()
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(CASES, f, indent=1)
         f.write("\n")
