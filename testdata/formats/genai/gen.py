@@ -766,12 +766,165 @@ def case_openllmetry():
 
 
 # ---------------------------------------------------------------------------
+# OpenInference: openinference-instrumentation-openai (Python) LLM spans and openinference-instrumentation
+# (OITracer) @tracer.agent / @tracer.tool spans.
+
+OI = "Arize-ai/openinference"
+OI_REF = "1fe497f1d9f45a07eee55d97fe185e020560f9c7"
+OI_OPENAI = "python/instrumentation/openinference-instrumentation-openai/src/openinference/instrumentation/openai/"
+OI_CORE = "python/openinference-instrumentation/src/openinference/instrumentation/"
+
+
+def oi_json(v):
+    # safe_json_dumps / _json_serialize: json.dumps(..., ensure_ascii=False), default separators
+    return json.dumps(v, ensure_ascii=False)
+
+
+def oi_tool_schema(name, props):
+    # _infer_tool_parameters: {"type":"object","title":name,"properties":{...},"required":[...]}
+    return {"type": "object", "title": name, "properties": {k: {"type": "string"} for k in props}, "required": list(props)}
+
+
+OI_TOOLS = [
+    {"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": {k: {"type": "string"} for k in p}, "required": list(p)}}}
+    for n, p in (("find_customer", ["query"]), ("get_weather", ["city"]), ("update_customer", ["email", "notes"]))
+]
+
+
+def oi_input_messages(messages):
+    """_request_attributes_extractor._get_attributes_from_message_param: role, tool_call_id, content (if
+    truthy), tool_calls.{j}.tool_call.id / function.name / function.arguments."""
+    a = {}
+    for i, m in enumerate(messages):
+        p = "llm.input_messages.%d." % i
+        a[p + "message.role"] = m["role"]
+        if m.get("tool_call_id"):
+            a[p + "message.tool_call_id"] = m["tool_call_id"]
+        if m.get("content"):
+            a[p + "message.content"] = m["content"]
+        for j, tc in enumerate(m.get("tool_calls") or []):
+            q = p + "message.tool_calls.%d." % j
+            a[q + "tool_call.id"] = tc["id"]
+            a[q + "tool_call.function.name"] = tc["function"]["name"]
+            a[q + "tool_call.function.arguments"] = tc["function"]["arguments"]
+    return a
+
+
+def oi_output(finish, content=None, tool_calls=None):
+    """_response_attributes_extractor: llm.output_messages.{index}.message.role / content / tool_calls.{j}.tool_call.*,
+    then llm.finish_reason of choice 0."""
+    p = "llm.output_messages.0."
+    a = {p + "message.role": "assistant"}
+    if content:
+        a[p + "message.content"] = content
+    for j, tc in enumerate(tool_calls or []):
+        q = p + "message.tool_calls.%d." % j
+        a[q + "tool_call.id"] = tc["id"]
+        a[q + "tool_call.function.name"] = tc["function"]["name"]
+        a[q + "tool_call.function.arguments"] = tc["function"]["arguments"]
+    a["llm.finish_reason"] = finish
+    return a
+
+
+def oi_response_json(rid, finish, content, tool_calls, tin, tout):
+    """ChatCompletion.model_dump_json(exclude_unset=True): compact, pydantic field order."""
+    msg = {"content": content, "refusal": None, "role": "assistant"}
+    if tool_calls:
+        msg["tool_calls"] = [{"id": tc["id"], "function": {"arguments": tc["function"]["arguments"], "name": tc["function"]["name"]}, "type": "function"} for tc in tool_calls]
+    resp = {"id": rid, "choices": [{"finish_reason": finish, "index": 0, "logprobs": None, "message": msg}],
+            "created": 1767225600, "model": "gpt-4o-2024-08-06", "object": "chat.completion",
+            "usage": {"completion_tokens": tout, "prompt_tokens": tin, "total_tokens": tin + tout}}
+    return json.dumps(resp, separators=(",", ":"), ensure_ascii=False)
+
+
+def oi_llm_span(T, s, parent, start, end, messages, rid, finish, content, tool_calls, tin, tout):
+    request = {"messages": messages, "model": "gpt-4o", "tools": OI_TOOLS}
+    a = {
+        "openinference.span.kind": "LLM", "llm.system": "openai",
+        "input.value": oi_json(request), "input.mime_type": "application/json",
+        "output.value": oi_response_json(rid, finish, content, tool_calls, tin, tout),
+        "output.mime_type": "application/json",
+    }
+    for i, t in enumerate(OI_TOOLS):
+        a["llm.tools.%d.tool.json_schema" % i] = oi_json(t)
+    a["llm.invocation_parameters"] = oi_json({"model": "gpt-4o"})
+    a.update(oi_input_messages(messages))
+    a["llm.provider"] = "openai"
+    a.update({"llm.model_name": "gpt-4o-2024-08-06", "llm.token_count.total": tin + tout,
+              "llm.token_count.prompt": tin, "llm.token_count.completion": tout})
+    a.update(oi_output(finish, content, tool_calls))
+    return span(T, s, "ChatCompletion", start, end, a, parent=parent, status={"code": 1})
+
+
+def case_openinference():
+    t = 10
+    T = tid(t)
+    agent, c1, tl1, tl2, c2, tl3, c3 = (sid(t, i) for i in range(1, 8))
+    h1, h2, h3 = openai_history(jdump)
+    app = {"name": "support_app"}
+    oai = {"name": "openinference.instrumentation.openai", "version": "0.1.54"}
+
+    def tool(s, name, start, end, args, result):
+        # _tool_context: input = get_input_attributes(bound arguments), tool.name, tool.parameters; on return
+        # _ToolContext.process_output -> set_output -> get_output_attributes(result)
+        return span(T, s, name, start, end, {
+            "input.value": oi_json(args), "input.mime_type": "application/json",
+            "tool.name": name, "tool.parameters": oi_json(oi_tool_schema(name, list(args))),
+            "openinference.span.kind": "TOOL",
+            "output.value": oi_json(result), "output.mime_type": "application/json",
+        }, parent=agent, status={"code": 1})
+
+    spans_app = [
+        # @tracer.agent on support_agent(question): one bound argument, a str -> input.value text/plain
+        span(T, agent, "support_agent", 0, 1300, {
+            "input.value": USER_TEXT, "input.mime_type": "text/plain", "openinference.span.kind": "AGENT",
+            "output.value": FINAL_TEXT, "output.mime_type": "text/plain"}, status={"code": 1}),
+        tool(tl1, "find_customer", 310, 340, FIND_ARGS, RECORD),
+        tool(tl2, "get_weather", 341, 360, WEATHER_ARGS, WEATHER),
+        tool(tl3, "update_customer", 700, 730, UPDATE_ARGS, UPDATE_RESULT),
+    ]
+    spans_oai = [
+        oi_llm_span(T, c1, agent, 10, 300, h1, "chatcmpl-1", "tool_calls", None, OAI_CALLS, 52, 41),
+        oi_llm_span(T, c2, agent, 370, 690, h2, "chatcmpl-2", "tool_calls", None, [CALL_UPDATE], 231, 38),
+        oi_llm_span(T, c3, agent, 740, 1290, h3, "chatcmpl-3", "stop", FINAL_TEXT, None, 270, 19),
+    ]
+    f = write("openinference-output-tool-calls.traces.json", [traces([(app, spans_app), (oai, spans_oai)])])
+    add_case(
+        "openinference-output-tool-calls", [f],
+        [
+            {"repo": OI, "path": OI_OPENAI + "_response_attributes_extractor.py", "ref": OI_REF,
+             "what": "_get_attributes_from_chat_completion_message: llm.output_messages.{index}.message.role / content / message.tool_calls.{j}.tool_call.id / tool_call.function.name / tool_call.function.arguments (the API's string); llm.finish_reason for choice 0; llm.model_name, llm.token_count.*"},
+            {"repo": OI, "path": OI_OPENAI + "_request_attributes_extractor.py", "ref": OI_REF,
+             "what": "llm.input_messages.{i}.message.role / tool_call_id / content / tool_calls.{j}.tool_call.*; llm.tools.{i}.tool.json_schema; llm.invocation_parameters without messages and tools"},
+            {"repo": OI, "path": OI_OPENAI + "_request.py", "ref": OI_REF,
+             "what": "span name = cast_to class name (ChatCompletion); openinference.span.kind LLM, llm.system openai, llm.provider; input.value = the request parameters as JSON, output.value = response.model_dump_json(exclude_unset=True)"},
+            {"repo": OI, "path": OI_OPENAI + "_utils.py", "ref": OI_REF, "what": "_io_value_and_type, _as_input_attributes / _as_output_attributes (mime application/json)"},
+            {"repo": OI, "path": OI_CORE + "_tracers.py", "ref": OI_REF,
+             "what": "@tracer.agent (_chain_context: one bound argument -> that value as input) and @tracer.tool (_tool_context: input = bound arguments as JSON, tool.name, tool.parameters = _infer_tool_parameters JSON schema; output = result)"},
+            {"repo": OI, "path": OI_CORE + "_attributes.py", "ref": OI_REF,
+             "what": "get_input_attributes / get_output_attributes: str -> text/plain, Mapping -> json.dumps(ensure_ascii=False) application/json; get_tool_attributes"},
+        ],
+        "One trace: AGENT support_agent > LLM ChatCompletion x3 and TOOL find_customer / get_weather / update_customer "
+        "(all children of the agent span). The model's second reply calls update_customer: "
+        "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments = '{\"email\":\"jane.roe@example-mail.test\","
+        "\"notes\":\"VIP; disputes every invoice since March\"}', the same arguments inside that span's output.value "
+        "(response JSON, escaped) and in the third call's llm.input_messages.4.message.tool_calls.0.tool_call.function.arguments "
+        "and input.value; update_customer's TOOL span input.value holds them too. The record is find_customer's TOOL "
+        "span output.value, llm.input_messages.2.message.content (role tool, tool_call_id call_1) of the 2nd and 3rd "
+        "LLM spans, and inside their input.value (the request JSON, where it is a JSON string inside JSON). "
+        "update_customer is not configured as a data-class tool. The TOOL spans carry no tool call id (the decorator "
+        "does not know it).",
+    )
+
+
+# ---------------------------------------------------------------------------
 
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
     case_genai_log_events,
     case_openllmetry,
+    case_openinference,
 ]
 
 
