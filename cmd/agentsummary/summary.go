@@ -57,22 +57,22 @@ func toMetrics(families map[string]*dto.MetricFamily) metrics {
 
 func summarize(w io.Writer, m metrics) {
 	fmt.Fprintf(w, "spans received:   %.0f\n", m.sum("otelcol_receiver_accepted_spans"))
-	fmt.Fprintf(w, "shapeonly:        %.0f values withheld in %.0f spans, %.0f withheld whole after a failure\n",
-		m.sum("otelcol_shapeonly_values_withheld"), m.sum("otelcol_shapeonly_spans_shaped"), m.sum("otelcol_shapeonly_values_failed"))
-	if _, ok := m["otelcol_agentguard_steps"]; !ok {
+	fmt.Fprintf(w, "shapeonly:        %.0f values withheld in %.0f spans and log records, %.0f withheld whole after a failure\n",
+		m.sum("otelcol_processor_shapeonly_values_withheld"), m.sum("otelcol_processor_shapeonly_records_shaped"), m.sum("otelcol_processor_shapeonly_values_failed"))
+	if _, ok := m["otelcol_processor_agentguard_steps"]; !ok {
 		return
 	}
-	fmt.Fprintf(w, "agentguard runs:  %.0f seen, %.0f held now\n", m.sum("otelcol_agentguard_runs_started"), m.sum("otelcol_agentguard_runs_active"))
-	steps := m.by("otelcol_agentguard_steps", "progress")
+	fmt.Fprintf(w, "agentguard runs:  %.0f seen, %.0f held now\n", m.sum("otelcol_processor_agentguard_runs_started"), m.sum("otelcol_processor_agentguard_runs_active"))
+	steps := m.by("otelcol_processor_agentguard_steps", "progress")
 	fmt.Fprintf(w, "agentguard steps: %.0f with progress, %.0f barren, %.0f exempt polls\n",
-		steps["true"], steps["false"], m.sum("otelcol_agentguard_wait_exempt"))
-	fmt.Fprintf(w, "runs flagged:     %.0f\n", m.sum("otelcol_agentguard_runs_stuck"))
+		steps["true"], steps["false"], m.sum("otelcol_processor_agentguard_polls_exempt"))
+	fmt.Fprintf(w, "stuck episodes:   %.0f\n", m.sum("otelcol_processor_agentguard_stuck_episodes"))
 	type flag struct {
 		agent, reason string
 		n             float64
 	}
 	var flags []flag
-	for _, s := range m["otelcol_agentguard_runs_stuck"] {
+	for _, s := range m["otelcol_processor_agentguard_stuck_episodes"] {
 		flags = append(flags, flag{s.labels["gen_ai_agent_name"], s.labels["reason"], s.value})
 	}
 	sort.Slice(flags, func(i, j int) bool { return flags[i].agent+flags[i].reason < flags[j].agent+flags[j].reason })

@@ -23,17 +23,17 @@ const datasourceVar = "datasource"
 // _total at this collector release); internal/promcheck checks every one against the served set.
 // The collector's own labels (otel_scope_*, processor, pipeline) are summed away.
 const (
-	exprStuckByAgent   = `sum by (gen_ai_agent_name, reason) (increase(otelcol_agentguard_runs_stuck[$__rate_interval]))`
-	exprStuckLifetime  = `sum by (gen_ai_agent_name, reason) (otelcol_agentguard_runs_stuck)`
-	exprBarrenShare    = `sum(rate(otelcol_agentguard_steps{progress="false"}[$__rate_interval])) / sum(rate(otelcol_agentguard_steps[$__rate_interval]))`
-	exprStepsByKind    = `sum by (progress) (rate(otelcol_agentguard_steps[$__rate_interval]))`
-	exprWaitExempt     = `sum(rate(otelcol_agentguard_wait_exempt[$__rate_interval]))`
-	exprActiveRuns     = `sum(otelcol_agentguard_runs_active)`
-	exprRunsEvicted    = `sum by (reason) (increase(otelcol_agentguard_runs_evicted[$__rate_interval]))`
-	exprValuesWithheld = `sum(rate(otelcol_shapeonly_values_withheld[$__rate_interval]))`
-	exprSpansShaped    = `sum(rate(otelcol_shapeonly_spans_shaped[$__rate_interval]))`
-	exprValuesFailed   = `sum(increase(otelcol_shapeonly_values_failed[$__rate_interval]))`
-	exprCallsEvicted   = `sum by (reason) (increase(otelcol_shapeonly_calls_evicted[$__rate_interval]))`
+	exprStuckByAgent   = `sum by (gen_ai_agent_name, reason) (increase(otelcol_processor_agentguard_stuck_episodes[$__rate_interval]))`
+	exprStuckLifetime  = `sum by (gen_ai_agent_name, reason) (otelcol_processor_agentguard_stuck_episodes)`
+	exprBarrenShare    = `sum(rate(otelcol_processor_agentguard_steps{progress="false"}[$__rate_interval])) / sum(rate(otelcol_processor_agentguard_steps[$__rate_interval]))`
+	exprStepsByKind    = `sum by (progress) (rate(otelcol_processor_agentguard_steps[$__rate_interval]))`
+	exprPollsExempt    = `sum(rate(otelcol_processor_agentguard_polls_exempt[$__rate_interval]))`
+	exprActiveRuns     = `sum(otelcol_processor_agentguard_runs_active)`
+	exprRunsEvicted    = `sum by (reason) (increase(otelcol_processor_agentguard_runs_evicted[$__rate_interval]))`
+	exprValuesWithheld = `sum(rate(otelcol_processor_shapeonly_values_withheld[$__rate_interval]))`
+	exprRecordsShaped  = `sum(rate(otelcol_processor_shapeonly_records_shaped[$__rate_interval]))`
+	exprValuesFailed   = `sum(increase(otelcol_processor_shapeonly_values_failed[$__rate_interval]))`
+	exprMemoryEvicted  = `sum by (reason) (increase(otelcol_processor_shapeonly_memory_evicted[$__rate_interval]))`
 )
 
 // barrenThreshold is the share of barren steps at which AgentBarrenStepsHigh fires (over 15m, for 15m).
@@ -46,7 +46,7 @@ func Build() (dashboard.Dashboard, error) {
 
 	b := dashboard.NewDashboardBuilder("agentotel: agent runs and shaping").
 		Uid(UID).
-		Description("otelcol-agent's own metrics: agentguard (stuck runs, barren steps, run state) and shapeonly (values withheld, shaping failures, call memory). Alerts: docs/alerting.md.").
+		Description("otelcol-agent's own metrics: agentguard (stuck episodes, barren steps, run state) and shapeonly (values withheld, shaping failures, call memory). Alerts: docs/alerting.md.").
 		Tags([]string{"agentotel", "otelcol-agent", "generated"}).
 		Refresh("30s").
 		Time("now-3h", "now").
@@ -58,7 +58,7 @@ func Build() (dashboard.Dashboard, error) {
 
 	b.WithRow(dashboard.NewRowBuilder("Agent runs (agentguard)").Id(nextID()))
 
-	b.WithPanel(events(nextID(), "Stuck runs by agent and reason", exprStuckByAgent, "{{gen_ai_agent_name}} / {{reason}}").
+	b.WithPanel(events(nextID(), "Stuck episodes by agent and reason", exprStuckByAgent, "{{gen_ai_agent_name}} / {{reason}}").
 		Description("Stuck episodes per interval, by agent (gen_ai.agent.name) and reason. A run that recovers and sticks again counts again. The first episode of an agent and reason creates its series, so this graph misses it; the panel beside it and the AgentRunStuck alert do not.").
 		Span(16).Height(8))
 	b.WithPanel(bargauge.NewPanelBuilder().
@@ -99,7 +99,7 @@ func Build() (dashboard.Dashboard, error) {
 		Description("Tool calls agentguard judged per second, by whether they made progress, and the polls of declared wait tools exempted from the loop and no-progress checks.").
 		Datasource(datasourceRef()).
 		WithTarget(query("A", exprStepsByKind, "progress={{progress}}")).
-		WithTarget(query("B", exprWaitExempt, "wait-exempt polls")).
+		WithTarget(query("B", exprPollsExempt, "exempt polls")).
 		Unit("ops").
 		Min(0).
 		Legend(legend()).
@@ -141,7 +141,7 @@ func Build() (dashboard.Dashboard, error) {
 		Description("Strings and arrays replaced by a placeholder per second (values withheld whole included), and spans and log records with at least one value withheld.").
 		Datasource(datasourceRef()).
 		WithTarget(query("A", exprValuesWithheld, "values withheld")).
-		WithTarget(query("B", exprSpansShaped, "spans shaped")).
+		WithTarget(query("B", exprRecordsShaped, "records shaped")).
 		Unit("ops").
 		Min(0).
 		Legend(legend()).
@@ -150,7 +150,7 @@ func Build() (dashboard.Dashboard, error) {
 	b.WithPanel(events(nextID(), "Shaping failures (values withheld whole)", exprValuesFailed, "values failed").
 		Description("Values that could not be shaped (malformed, too deep or too large) and were withheld whole: ShapeonlyShapingFailures.").
 		Span(12).Height(8))
-	b.WithPanel(events(nextID(), "shapeonly call-memory evictions by reason", exprCallsEvicted, "{{reason}}").
+	b.WithPanel(events(nextID(), "shapeonly memory evictions by reason", exprMemoryEvicted, "{{reason}}").
 		Description("Remembered data-class call ids and learnt tool names forgotten: age (tracked_call_ttl, housekeeping) or capacity (max_tracked_calls reached: ShapeonlyMemoryAtCapacity).").
 		Span(24).Height(8))
 

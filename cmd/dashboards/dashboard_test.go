@@ -158,8 +158,8 @@ func TestDashboardShape(t *testing.T) {
 		}
 	}
 	for _, title := range []string{
-		"Stuck runs by agent and reason", "Barren-step share", "Active runs", "Active runs over time",
-		"agentguard run-state evictions by reason", "shapeonly call-memory evictions by reason",
+		"Stuck episodes by agent and reason", "Barren-step share", "Active runs", "Active runs over time",
+		"agentguard run-state evictions by reason", "shapeonly memory evictions by reason",
 		"Values withheld", "Shaping failures (values withheld whole)",
 	} {
 		if !titles[title] {

@@ -29,17 +29,17 @@ import (
 // stops serving it: the tests then point at every expression that still uses it.
 var Served = []string{
 	// processor/agentguard
-	"otelcol_agentguard_runs_stuck",   // counter: gen_ai_agent_name, reason
-	"otelcol_agentguard_steps",        // counter: progress ("true"/"false")
-	"otelcol_agentguard_runs_active",  // gauge
-	"otelcol_agentguard_runs_evicted", // counter: reason (idle, capacity)
-	"otelcol_agentguard_wait_exempt",  // counter
-	"otelcol_agentguard_runs_started", // counter
+	"otelcol_processor_agentguard_stuck_episodes", // counter: gen_ai_agent_name, reason
+	"otelcol_processor_agentguard_steps",          // counter: progress ("true"/"false")
+	"otelcol_processor_agentguard_runs_active",    // gauge
+	"otelcol_processor_agentguard_runs_evicted",   // counter: reason (idle, capacity)
+	"otelcol_processor_agentguard_polls_exempt",   // counter
+	"otelcol_processor_agentguard_runs_started",   // counter
 	// processor/shapeonly
-	"otelcol_shapeonly_values_withheld", // counter
-	"otelcol_shapeonly_spans_shaped",    // counter
-	"otelcol_shapeonly_values_failed",   // counter
-	"otelcol_shapeonly_calls_evicted",   // counter: reason (age, capacity)
+	"otelcol_processor_shapeonly_values_withheld", // counter
+	"otelcol_processor_shapeonly_records_shaped",  // counter
+	"otelcol_processor_shapeonly_values_failed",   // counter
+	"otelcol_processor_shapeonly_memory_evicted",  // counter: reason (age, capacity)
 }
 
 // The shipped files, relative to the repository root.

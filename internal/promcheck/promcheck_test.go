@@ -30,9 +30,9 @@ func TestShippedPromQLSelectsOnlyServedMetrics(t *testing.T) {
 // A typo in any one of the shipped files fails the check, and the error says where.
 func TestCheckAllFindsATypoInEachFile(t *testing.T) {
 	for _, tc := range []struct{ file, from, to, where string }{
-		{RulesFile, "increase(otelcol_agentguard_runs_stuck[5m])", "increase(otelcol_agentguard_runs_stuk[5m])", "AgentRunStuck"},
-		{DashboardFile, "otelcol_shapeonly_values_withheld[", "otelcol_shapeonly_values_withheld_total[", `panel "Values withheld"`},
-		{GrafanaAlertsFile, "otelcol_shapeonly_calls_evicted{", "otelcol_shapeonly_call_evicted{", "ShapeonlyMemoryAtCapacity"},
+		{RulesFile, "increase(otelcol_processor_agentguard_stuck_episodes[5m])", "increase(otelcol_processor_agentguard_stuck_episode[5m])", "AgentRunStuck"},
+		{DashboardFile, "otelcol_processor_shapeonly_values_withheld[", "otelcol_processor_shapeonly_values_withheld_total[", `panel "Values withheld"`},
+		{GrafanaAlertsFile, "otelcol_processor_shapeonly_memory_evicted{", "otelcol_processor_shapeonly_memory_evict{", "ShapeonlyMemoryAtCapacity"},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			tmp := t.TempDir()
@@ -69,39 +69,39 @@ func TestCheckAllFindsATypoInEachFile(t *testing.T) {
 func TestCheckRejects(t *testing.T) {
 	for name, tc := range map[string]struct{ query, wantErr string }{
 		"typo in a metric name": {
-			`sum by (gen_ai_agent_name, reason) (increase(otelcol_agentguard_run_stuck[5m])) > 0`,
-			`"otelcol_agentguard_run_stuck"`,
+			`sum by (gen_ai_agent_name, reason) (increase(otelcol_processor_agentguard_stuck_episods[5m])) > 0`,
+			`"otelcol_processor_agentguard_stuck_episods"`,
 		},
 		"_total suffix the collector does not serve": {
-			`sum(rate(otelcol_shapeonly_values_withheld_total[$__rate_interval]))`,
-			`"otelcol_shapeonly_values_withheld_total"`,
+			`sum(rate(otelcol_processor_shapeonly_values_withheld_total[$__rate_interval]))`,
+			`"otelcol_processor_shapeonly_values_withheld_total"`,
 		},
 		"missing otelcol_ prefix": {
-			`sum(otelcol_agentguard_runs_active) + sum(agentguard_runs_active)`,
-			`"agentguard_runs_active"`,
+			`sum(otelcol_processor_agentguard_runs_active) + sum(processor_agentguard_runs_active)`,
+			`"processor_agentguard_runs_active"`,
 		},
 		"bad name in a binary operation's right side": {
-			`sum(rate(otelcol_agentguard_steps{progress="false"}[15m])) / sum(rate(otelcol_agentguard_step[15m]))`,
-			`"otelcol_agentguard_step"`,
+			`sum(rate(otelcol_processor_agentguard_steps{progress="false"}[15m])) / sum(rate(otelcol_processor_agentguard_step[15m]))`,
+			`"otelcol_processor_agentguard_step"`,
 		},
 		"bad name inside a subquery": {
-			`max_over_time(sum(rate(otelcol_shapeonly_value_failed[5m]))[1h:1m])`,
-			`"otelcol_shapeonly_value_failed"`,
+			`max_over_time(sum(rate(otelcol_processor_shapeonly_value_failed[5m]))[1h:1m])`,
+			`"otelcol_processor_shapeonly_value_failed"`,
 		},
 		"bad name in an unless offset": {
-			`otelcol_agentguard_runs_stuck unless otelcol_agentguard_runs_stuk offset 5m`,
-			`"otelcol_agentguard_runs_stuk"`,
+			`otelcol_processor_agentguard_stuck_episodes unless otelcol_processor_agentguard_stuck_episode offset 5m`,
+			`"otelcol_processor_agentguard_stuck_episode"`,
 		},
 		"bad name given as __name__": {
-			`sum({__name__="otelcol_agentguard_runs_activ"})`,
-			`"otelcol_agentguard_runs_activ"`,
+			`sum({__name__="otelcol_processor_agentguard_run_active"})`,
+			`"otelcol_processor_agentguard_run_active"`,
 		},
 		"selector by regex names no single metric": {
-			`sum({__name__=~"otelcol_agentguard_.*"})`,
+			`sum({__name__=~"otelcol_processor_agentguard_.*"})`,
 			"names no single metric",
 		},
 		"syntax error": {
-			`sum(rate(otelcol_agentguard_steps[5m])`,
+			`sum(rate(otelcol_processor_agentguard_steps[5m])`,
 			"unclosed left parenthesis",
 		},
 		"no metric at all": {
@@ -123,10 +123,10 @@ func TestCheckRejects(t *testing.T) {
 
 func TestCheckAccepts(t *testing.T) {
 	for _, q := range []string{
-		`sum by (gen_ai_agent_name, reason) (increase(otelcol_agentguard_runs_stuck[$__rate_interval]))`,
-		`sum(rate(otelcol_agentguard_steps{progress="false"}[${__rate_interval}])) / sum(rate(otelcol_agentguard_steps[$__interval]))`,
-		`sum(increase(otelcol_shapeonly_values_failed[$__range])) * 1000 / $__interval_ms`,
-		`sum({__name__="otelcol_agentguard_runs_active"})`,
+		`sum by (gen_ai_agent_name, reason) (increase(otelcol_processor_agentguard_stuck_episodes[$__rate_interval]))`,
+		`sum(rate(otelcol_processor_agentguard_steps{progress="false"}[${__rate_interval}])) / sum(rate(otelcol_processor_agentguard_steps[$__interval]))`,
+		`sum(increase(otelcol_processor_shapeonly_values_failed[$__range])) * 1000 / $__interval_ms`,
+		`sum({__name__="otelcol_processor_agentguard_runs_active"})`,
 	} {
 		if err := Check(q, Served); err != nil {
 			t.Errorf("Check(%q): %v", q, err)
@@ -135,11 +135,11 @@ func TestCheckAccepts(t *testing.T) {
 }
 
 func TestMetricNames(t *testing.T) {
-	got, err := MetricNames(`(otelcol_agentguard_runs_stuck unless otelcol_agentguard_runs_stuck offset 5m) or increase(otelcol_shapeonly_calls_evicted[5m])`)
+	got, err := MetricNames(`(otelcol_processor_agentguard_stuck_episodes unless otelcol_processor_agentguard_stuck_episodes offset 5m) or increase(otelcol_processor_shapeonly_memory_evicted[5m])`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"otelcol_agentguard_runs_stuck", "otelcol_shapeonly_calls_evicted"}
+	want := []string{"otelcol_processor_agentguard_stuck_episodes", "otelcol_processor_shapeonly_memory_evicted"}
 	if !slices.Equal(got, want) {
 		t.Errorf("MetricNames = %v, want %v", got, want)
 	}

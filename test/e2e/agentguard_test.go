@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/promcheck"
 )
@@ -57,14 +58,14 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 	steps := 0
 	for _, td := range batches {
 		collectortest.ForEachSpan(td, func(span ptrace.Span) {
-			if _, ok := span.Attributes().Get("agentguard.step"); ok {
+			if _, ok := span.Attributes().Get(annotation.Step); ok {
 				steps++
 			}
 			for i := 0; i < span.Events().Len(); i++ {
 				e := span.Events().At(i)
-				if e.Name() == "agentguard.stuck" {
-					agent, _ := e.Attributes().Get("gen_ai.agent.name")
-					reason, _ := e.Attributes().Get("reason")
+				if e.Name() == annotation.StuckEvent {
+					agent, _ := e.Attributes().Get(annotation.EventAgentName)
+					reason, _ := e.Attributes().Get(annotation.EventReason)
 					stuckAgents[agent.Str()] = append(stuckAgents[agent.Str()], reason.Str())
 				}
 			}
@@ -75,7 +76,7 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 	for _, td := range batches {
 		collectortest.ForEachSpan(td, func(span ptrace.Span) {
 			if name, _ := span.Attributes().Get("gen_ai.tool.name"); name.Str() == "find_customer" {
-				signals, _ := span.Attributes().Get("agentguard.signals")
+				signals, _ := span.Attributes().Get(annotation.Signals)
 				assert.NotEqual(t, "[withheld]", signals.Str())
 			}
 		})
@@ -87,14 +88,14 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 	assert.Equal(t, []string{"alternation"}, stuckAgents["ops"])
 	assert.NotContains(t, stuckAgents, "support")
 
-	collectortest.Eventually(t, "stuck runs in internal telemetry", func() bool {
-		return c.Metric("otelcol_agentguard_runs_stuck", nil) == 7
+	collectortest.Eventually(t, "stuck episodes in internal telemetry", func() bool {
+		return c.Metric("otelcol_processor_agentguard_stuck_episodes", nil) == 7
 	})
-	assert.Equal(t, 1.0, c.Metric("otelcol_agentguard_runs_stuck", map[string]string{"gen_ai_agent_name": "docs", "reason": "no_progress"}))
-	assert.Equal(t, 1.0, c.Metric("otelcol_agentguard_runs_stuck", map[string]string{"gen_ai_agent_name": "deploy", "reason": "wait_timeout"}))
-	assert.Positive(t, c.Metric("otelcol_agentguard_steps", map[string]string{"progress": "true"}))
-	assert.Positive(t, c.Metric("otelcol_agentguard_steps", map[string]string{"progress": "false"}))
-	assert.Positive(t, c.Metric("otelcol_agentguard_wait_exempt", nil))
+	assert.Equal(t, 1.0, c.Metric("otelcol_processor_agentguard_stuck_episodes", map[string]string{"gen_ai_agent_name": "docs", "reason": "no_progress"}))
+	assert.Equal(t, 1.0, c.Metric("otelcol_processor_agentguard_stuck_episodes", map[string]string{"gen_ai_agent_name": "deploy", "reason": "wait_timeout"}))
+	assert.Positive(t, c.Metric("otelcol_processor_agentguard_steps", map[string]string{"progress": "true"}))
+	assert.Positive(t, c.Metric("otelcol_processor_agentguard_steps", map[string]string{"progress": "false"}))
+	assert.Positive(t, c.Metric("otelcol_processor_agentguard_polls_exempt", nil))
 
 	// Every metric the rules and dashboards may use is really served, under that name.
 	for _, name := range promcheck.Served {

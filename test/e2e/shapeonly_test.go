@@ -59,9 +59,9 @@ func TestShapeonlyThroughTheCollector(t *testing.T) {
 	}
 	assert.Contains(t, all, "[withheld]")
 	collectortest.Eventually(t, "withheld values in internal telemetry", func() bool {
-		return c.Metric("otelcol_shapeonly_values_withheld", nil) > 0
+		return c.Metric("otelcol_processor_shapeonly_values_withheld", nil) > 0
 	})
-	assert.Zero(t, c.Metric("otelcol_shapeonly_values_failed", nil))
+	assert.Zero(t, c.Metric("otelcol_processor_shapeonly_values_failed", nil))
 }
 
 func dump(t *testing.T, batches []ptrace.Traces) string {
