@@ -23,7 +23,12 @@ echo "== sending the seed scenarios (deploy, docs, code, support) in each conven
 for convention in genai openinference vercel openllmetry; do
 	go run ./cmd/agentgen -scenario seeds -convention "$convention" -endpoint 127.0.0.1:4317
 done
-sleep 2 # one batch timeout, so every span has passed the processors
+# Every span has passed the processors once the debug exporter has sent as many as the receiver accepted.
+count() { curl -fsS "$metrics" | awk -v name="$1" '$0 ~ "^" name "[{ ]" { total += $NF } END { print total + 0 }'; }
+for _ in $(seq 1 100); do
+	if [ "$(count otelcol_exporter_sent_spans)" = "$(count otelcol_receiver_accepted_spans)" ]; then break; fi
+	sleep 0.2
+done
 echo
 echo "== summary from the collector's own metrics ($metrics) =="
 go run ./cmd/agentsummary -metrics "$metrics"
