@@ -846,6 +846,133 @@ def case_ollama():
        "unchanged since 0.53.4 apart from __init__.py).")
 
 
+# ---------------------------------------------------------------- 6. openai-legacy-function
+
+def case_openai_legacy_function():
+    case = "openai-legacy-function"
+    files = []
+    functions = [
+        {"name": "find_customer", "description": "Find a customer by free-text query",
+         "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        {"name": "get_weather", "description": "Current weather for a city",
+         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+    ]
+    cust_args_str = jsjson(CUST_ARGS)      # what the model returns in function_call.arguments
+    weather_args_str = jsjson(WEATHER_ARGS)
+    # the app appends response.choices[0].message (pydantic); openai-python's transform turns it into
+    # model_dump(exclude_unset=True, mode="json") in the request body
+    a1 = {"content": None, "refusal": None, "role": "assistant", "annotations": [],
+          "function_call": {"arguments": cust_args_str, "name": "find_customer"}}
+    a2 = {"content": None, "refusal": None, "role": "assistant", "annotations": [],
+          "function_call": {"arguments": weather_args_str, "name": "get_weather"}}
+    user = {"role": "user", "content": USER_TEXT}
+    f1 = {"role": "function", "name": "find_customer", "content": pyjson(RECORD)}
+    f2 = {"role": "function", "name": "get_weather", "content": pyjson(WEATHER)}
+    final = {"content": FINAL_TEXT, "refusal": None, "role": "assistant", "annotations": []}
+    calls = [([user], a1, "function_call", "chatcmpl-Bf1aXq2", (96, 18)),
+             ([user, a1, f1], a2, "function_call", "chatcmpl-Bf1bYr3", (171, 15)),
+             ([user, a1, f1, a2, f2], final, "stop", "chatcmpl-Bf1cZs4", (214, 24))]
+    tool_times = [(1010, 1060), (2010, 2040)]
+    tools = [("find_customer", CUST_ARGS, RECORD) + tool_times[0], ("get_weather", WEATHER_ARGS, WEATHER) + tool_times[1]]
+
+    # (a) OpenLLMetry openai 0.53.4 (gen_ai.prompt.* / gen_ai.completion.*)
+    t = Trace(case + "/openllmetry", "svc")
+    root, _ = traceloop_workflow_and_tools(t, case + "/openllmetry", "support", tools, {"end": 3010})
+    scope = ("opentelemetry.instrumentation.openai.v1", "0.53.4")
+    for n, ((msgs, reply, finish, rid, (tin, tout)), (s, e)) in enumerate(zip(calls, TIMES3)):
+        a = {"llm.request.type": "chat", "traceloop.workflow.name": "support", "gen_ai.system": "openai",
+             "gen_ai.request.model": "gpt-4o-mini", "llm.headers": "None", "llm.is_streaming": False}
+        for i, m in enumerate(msgs):
+            a[f"gen_ai.prompt.{i}.role"] = m["role"]
+            if m.get("content"):
+                a[f"gen_ai.prompt.{i}.content"] = m["content"]
+            # no name, no function_call: _set_prompts reads only role, content, tool_call_id and tool_calls
+        for k, f in enumerate(functions):
+            a[f"llm.request.functions.{k}.name"] = f["name"]
+            a[f"llm.request.functions.{k}.description"] = f["description"]
+            a[f"llm.request.functions.{k}.parameters"] = pyjson(f["parameters"])
+        a["llm.request.reasoning_effort"] = []
+        a.update({"gen_ai.response.model": "gpt-4o-mini-2024-07-18", "gen_ai.response.id": rid,
+                  "gen_ai.openai.system_fingerprint": "fp_560af6e559", "llm.usage.total_tokens": tin + tout,
+                  "gen_ai.usage.output_tokens": tout, "gen_ai.usage.input_tokens": tin,
+                  "gen_ai.usage.cache_read_input_tokens": 0,
+                  "gen_ai.completion.0.finish_reason": finish, "gen_ai.completion.0.role": "assistant"})
+        if reply.get("content"):
+            a["gen_ai.completion.0.content"] = reply["content"]
+        if reply.get("function_call"):
+            a["gen_ai.completion.0.tool_calls.0.name"] = reply["function_call"]["name"]
+            a["gen_ai.completion.0.tool_calls.0.arguments"] = reply["function_call"]["arguments"]
+        t.span(f"chat{n}", scope, "openai.chat", KIND_CLIENT, s, e, a, parent=root)
+    files.append((f"{case}.openllmetry.traces.json", "traces", t.doc()))
+
+    # (b) OpenInference openai 0.1.54 (llm.input_messages.* with message.name / message.function_call_*)
+    t = Trace(case + "/openinference", "svc")
+    app = ("__main__", "")
+    root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
+    scope = ("openinference.instrumentation.openai", "0.1.54")
+    for n, ((msgs, reply, finish, rid, (tin, tout)), (s, e)) in enumerate(zip(calls, TIMES3)):
+        body = {"messages": msgs, "model": "gpt-4o-mini", "functions": functions}
+        a = {"llm.provider": "openai", "openinference.span.kind": "LLM", "llm.system": "openai",
+             "input.value": oijson(body), "input.mime_type": "application/json",
+             "llm.invocation_parameters": oijson({"model": "gpt-4o-mini"})}
+        for i, m in enumerate(msgs):
+            p = f"llm.input_messages.{i}"
+            a[f"{p}.message.role"] = m["role"]
+            if m.get("content"):
+                a[f"{p}.message.content"] = m["content"]
+            if m.get("name"):
+                a[f"{p}.message.name"] = m["name"]
+            if m.get("function_call"):
+                a[f"{p}.message.function_call_name"] = m["function_call"]["name"]
+                a[f"{p}.message.function_call_arguments_json"] = m["function_call"]["arguments"]
+        resp = {"id": rid, "choices": [{"finish_reason": finish, "index": 0, "logprobs": None, "message": reply}],
+                "created": 1767261600 + n, "model": "gpt-4o-mini-2024-07-18", "object": "chat.completion",
+                "service_tier": "default", "system_fingerprint": "fp_560af6e559",
+                "usage": {"completion_tokens": tout, "prompt_tokens": tin, "total_tokens": tin + tout}}
+        a.update({"output.value": jsjson(resp), "output.mime_type": "application/json",
+                  "llm.model_name": "gpt-4o-mini-2024-07-18", "llm.token_count.total": tin + tout,
+                  "llm.token_count.prompt": tin, "llm.token_count.completion": tout,
+                  "llm.output_messages.0.message.role": "assistant"})
+        if reply.get("content"):
+            a["llm.output_messages.0.message.content"] = reply["content"]
+        if reply.get("function_call"):
+            a["llm.output_messages.0.message.function_call_name"] = reply["function_call"]["name"]
+            a["llm.output_messages.0.message.function_call_arguments_json"] = reply["function_call"]["arguments"]
+        a["llm.finish_reason"] = finish
+        t.span(f"chat{n}", scope, "ChatCompletion", KIND_INTERNAL, s, e, a, parent=root, status={"code": 1})
+        if n < 2:
+            name, args, result = [("find_customer", CUST_ARGS, RECORD), ("get_weather", WEATHER_ARGS, WEATHER)][n]
+            oi_decorated_tool(t, app, root, name, functions[n]["description"], args, result, *tool_times[n])
+    files.append((f"{case}.openinference.traces.json", "traces", t.doc()))
+
+    P_OLL = "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai"
+    P_OI = "python/instrumentation/openinference-instrumentation-openai/src/openinference/instrumentation/openai"
+    emit(case, files, [
+        {"repo": OLL_REPO, "ref": OLL_REF, "path": f"{P_OLL}/shared/chat_wrappers.py",
+         "what": "(openllmetry file) _set_prompts: gen_ai.prompt.{i}.role, .content, .tool_call_id, .tool_calls.{j}.* "
+                 "only (message 'name' and 'function_call' are not read); _set_completions: a reply's function_call -> "
+                 "gen_ai.completion.{n}.tool_calls.0.name / .arguments; span 'openai.chat', llm.request.type 'chat'"},
+        {"repo": OLL_REPO, "ref": OLL_REF, "path": f"{P_OLL}/shared/__init__.py",
+         "what": "_set_functions_attributes: llm.request.functions.{i}.name/description/parameters; "
+                 "_set_request_attributes / _set_response_attributes"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P_OI}/_request_attributes_extractor.py",
+         "what": "(openinference file) _get_attributes_from_message_param: message.role, .tool_call_id, .content, "
+                 ".name, .function_call_name, .function_call_arguments_json, .tool_calls.*"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P_OI}/_response_attributes_extractor.py",
+         "what": "llm.output_messages.{i}.message.function_call_name / function_call_arguments_json; llm.finish_reason"},
+        {"repo": OI_REPO, "ref": OI_REF, "path": f"{P_OI}/_request.py",
+         "what": "span name = cast_to class name ('ChatCompletion'); input.value = JSON of the request body "
+                 "(FinalRequestOptions.json_data); output.value = response.model_dump_json(exclude_unset=True)"},
+    ], "Legacy functions API (functions=[...], replies with message.function_call, results as role 'function' "
+       "messages with 'name'); calls are sequential (one function_call per reply). openllmetry: the role "
+       "'function' prompt has only role and content (name not recorded) and the assistant's function_call in "
+       "the history is dropped entirely (the prompt is just role 'assistant'), so the call is visible only in the "
+       "previous span's gen_ai.completion.0.tool_calls.0.*, without an id. openinference: "
+       "llm.input_messages.{i}.message.role 'function' with message.name and message.content, the assistant "
+       "history message with message.function_call_name / function_call_arguments_json, and input.value holding "
+       "the whole request. Incidental attributes (api base, service tier) are omitted.")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -854,6 +981,7 @@ def main():
     case_bedrock_converse()
     case_gemini_function_response()
     case_ollama()
+    case_openai_legacy_function()
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(CASES, f, indent=1)
         f.write("\n")
