@@ -918,6 +918,144 @@ def case_openinference():
 
 
 # ---------------------------------------------------------------------------
+# Mastra: @mastra/observability spans exported by @mastra/otel-exporter, keys as in the repo's real
+# capture testdata/sdk/mastra-otel/traces.json (@mastra/otel-exporter 1.4.0) and gen-ai-semantics.ts.
+
+MASTRA_SCOPE = {"name": "@mastra/otel-exporter", "version": "1.4.0"}
+MASTRA_SYS = "You are a support agent. Never repeat customer personal data in replies."
+
+
+def case_mastra():
+    t = 11
+    T = tid(t)
+    ids = iter(sid(t, i) for i in range(1, 40))
+    run = {"mastra.metadata.runId": "run-support-0001", "mastra.metadata.sessionId": "run-support-0001"}
+    model_meta = {"mastra.metadata.modelMetadata": jcompact({"modelId": "gpt-4o", "modelVersion": "v2", "modelProvider": "openai"})}
+    agent = next(ids)
+    gen = next(ids)
+    spans = []
+    calls = [("call_1", "find_customer", FIND_ARGS, RECORD, "Look up a customer by name."),
+             ("call_2", "get_weather", WEATHER_ARGS, WEATHER, "Current weather for a city.")]
+    history = [{"role": "system", "content": MASTRA_SYS}, {"role": "user", "content": USER_TEXT}]
+    clock = 10
+    tin = 100
+    for step, call in enumerate(calls + [None]):
+        st, ch = next(ids), next(ids)
+        start = clock
+        if call:
+            cid, name, args, result, desc = call
+            step_out = {"text": "", "toolCalls": [{"toolCallId": cid, "toolName": name, "args": args}]}
+            out_msgs = [{"role": "assistant", "parts": [{"type": "text", "content": ""}]}]
+            finish = "tool-calls"
+            tout = 15
+        else:
+            step_out = {"text": FINAL_TEXT, "toolCalls": []}
+            out_msgs = [{"role": "assistant", "parts": [{"type": "text", "content": FINAL_TEXT}]}]
+            finish = "stop"
+            tout = 20
+        # chunk spans (children of the chat span): tool-call chunk with output, tool-result chunk without
+        if call:
+            c1, c2, tl = next(ids), next(ids), next(ids)
+            spans.append(span(T, c1, "model_chunk support-agent", start + 5, start + 6, {
+                "gen_ai.operation.name": "model_chunk", "mastra.span.type": "model_chunk",
+                "mastra.model_chunk.output": jcompact({"toolName": name, "toolCallId": cid, "toolInput": args}),
+                **run}, parent=ch, status={"code": 1}))
+            spans.append(span(T, tl, "execute_tool " + name, start + 7, start + 8, {
+                "gen_ai.operation.name": "execute_tool", "mastra.span.type": "tool_call",
+                "gen_ai.tool.call.arguments": jcompact(args), "gen_ai.tool.call.result": jcompact(result),
+                "gen_ai.tool.name": name, "gen_ai.tool.call.id": cid, "gen_ai.tool.description": desc,
+                "gen_ai.tool.type": "tool", **run}, parent=st, status={"code": 1}))
+            spans.append(span(T, c2, "model_chunk support-agent", start + 9, start + 9, {
+                "gen_ai.operation.name": "model_chunk", "mastra.span.type": "model_chunk", **run,
+                "mastra.metadata.toolCallId": cid, "mastra.metadata.toolName": name}, parent=ch))
+        else:
+            c1 = next(ids)
+            spans.append(span(T, c1, "model_chunk support-agent", start + 5, start + 6, {
+                "gen_ai.operation.name": "model_chunk", "mastra.span.type": "model_chunk",
+                "mastra.model_chunk.output": jcompact({"text": FINAL_TEXT}), **run}, parent=ch, status={"code": 1}))
+        spans.append(span(T, ch, "chat gpt-4o", start + 1, start + 10, {
+            "gen_ai.operation.name": "chat", "mastra.span.type": "model_inference",
+            "gen_ai.output.messages": jcompact(out_msgs), "gen_ai.request.model": "gpt-4o",
+            "gen_ai.provider.name": "openai", "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+            "gen_ai.agent.id": "support-agent", "gen_ai.agent.name": "support-agent",
+            "mastra.completion_start_time": "2026-01-01T00:00:00.%03dZ" % (start + 2),
+            "gen_ai.response.finish_reasons": jcompact([finish]), "gen_ai.response.model": "gpt-4o", **run},
+            parent=st, kind=3, status={"code": 1}))
+        spans.append(span(T, st, "agent_step support-agent", start, start + 11, {
+            "gen_ai.operation.name": "agent_step", "mastra.span.type": "model_step",
+            "mastra.model_step.input": jcompact(history), "mastra.model_step.output": jcompact(step_out),
+            "mastra.model_step.step_index": step, "mastra.model_step.is_continued": call is not None,
+            **run, **model_meta}, parent=gen, status={"code": 1}))
+        if call:
+            # what the next step's input shows of this round: placeholders, not the result
+            history = history + [{"role": "assistant", "content": "[tool: %s]" % name},
+                                 {"role": "tool", "content": "[tool-result: %s]" % name}]
+        clock += 20
+        tin += 20
+    all_calls = [{"toolCallId": c[0], "toolName": c[1], "args": c[2]} for c in calls]
+    spans.append(span(T, gen, "model_generation gpt-4o", 5, clock, {
+        "gen_ai.operation.name": "model_generation", "mastra.span.type": "model_generation",
+        "mastra.model_generation.input": jcompact({"messages": [
+            {"role": "system", "content": MASTRA_SYS},
+            {"role": "user", "content": [{"type": "text", "text": USER_TEXT, "providerOptions": {"mastra": {"createdAt": 1767225600000}}}]}]}),
+        "mastra.model_generation.output": jcompact({"files": [], "reasoning": [], "sources": [], "text": FINAL_TEXT,
+                                                    "warnings": [], "toolCalls": all_calls}),
+        **run}, parent=agent, status={"code": 1}))
+    spans.append(span(T, agent, "invoke_agent support-agent", 0, clock + 5, {
+        "gen_ai.operation.name": "invoke_agent", "mastra.span.type": "agent_run",
+        "mastra.agent_run.input": USER_TEXT, "mastra.agent_run.output": jcompact({"text": FINAL_TEXT, "files": []}),
+        "gen_ai.agent.id": "support-agent", "gen_ai.agent.name": "support-agent",
+        "gen_ai.tool.definitions": jcompact(["find_customer", "get_weather"]),
+        "gen_ai.system_instructions": MASTRA_SYS, **run}, status={"code": 1}))
+    fa = write("mastra-agent.traces.json", [traces([(dict(MASTRA_SCOPE), spans)])])
+
+    # A workflow whose first step is the find_customer tool (createStep(tool)); its output becomes the next step's input.
+    t = 12
+    T = tid(t)
+    wf, s1, s2 = sid(t, 1), sid(t, 2), sid(t, 3)
+    wrun = {"mastra.metadata.runId": "run-lookup-0001"}
+    reply = {"text": FINAL_TEXT}
+    wspans = [
+        span(T, s1, "workflow_step find_customer", 10, 40, {
+            "gen_ai.operation.name": "workflow_step", "mastra.span.type": "workflow_step",
+            "mastra.workflow_step.input": jcompact(FIND_ARGS), "mastra.workflow_step.output": jcompact(RECORD),
+            "mastra.workflow_step.step_id": "find_customer", "mastra.workflow_step.status": "success", **wrun},
+            parent=wf, status={"code": 1}),
+        span(T, s2, "workflow_step compose-reply", 41, 60, {
+            "gen_ai.operation.name": "workflow_step", "mastra.span.type": "workflow_step",
+            "mastra.workflow_step.input": jcompact(RECORD), "mastra.workflow_step.output": jcompact(reply),
+            "mastra.workflow_step.step_id": "compose-reply", "mastra.workflow_step.status": "success", **wrun},
+            parent=wf, status={"code": 1}),
+        span(T, wf, "invoke_workflow customer-lookup", 0, 70, {
+            "gen_ai.operation.name": "invoke_workflow", "mastra.span.type": "workflow_run",
+            "mastra.workflow_run.input": jcompact(FIND_ARGS), "mastra.workflow_run.output": jcompact(reply),
+            "mastra.workflow_run.status": "success", **wrun}, status={"code": 1}),
+    ]
+    fw = write("mastra-workflow.traces.json", [traces([(dict(MASTRA_SCOPE), wspans)])])
+    add_case(
+        "mastra", [fa, fw],
+        [
+            {"repo": "agentotel/agentotel", "path": "testdata/sdk/mastra-otel/traces.json", "ref": "main",
+             "what": "real capture (@mastra/core 1.71.0, @mastra/observability 1.17.9, @mastra/otel-exporter 1.4.0): span names, the mastra.* keys, kinds, parents, and that tool results reach mastra.model_step.input only as '[tool-result: <tool>]'"},
+            {"repo": "mastra-ai/mastra", "path": "observability/otel-exporter/src/gen-ai-semantics.ts", "ref": "newest version in the search index (its commit is not reported; it has MODEL_INFERENCE and matches the capture)",
+             "what": "getAttributes: input/output -> gen_ai.input/output.messages (model call), gen_ai.tool.call.arguments/result (tool calls), else mastra.<span_type>.input / .output (JSON.stringify unless a string); workflow_step: mastra.workflow_step.step_id / status, span name 'workflow_step <entityId>'; workflow_run: 'invoke_workflow <name>', mastra.workflow_run.status; model_step: operation agent_step, mastra.model_step.step_index / is_continued"},
+            {"repo": "mastra-ai/mastra", "path": "observability/mastra/src/__snapshots__/agent-workflow-tool-trace.json", "ref": "0860a2f69cb39c34a4f53485ba51ce33b9ca6dd1",
+             "what": "Mastra's own span data: workflow_step input/output and workflow_run output (= last step's output), tool-result chunk spans are events without output"},
+        ],
+        "mastra-agent: one agent run as the capture shows it (invoke_agent > model_generation > agent_step x3 > chat, "
+        "model_chunk, execute_tool), the model calling find_customer then get_weather in separate steps. The record "
+        "is ONLY in gen_ai.tool.call.result of 'execute_tool find_customer' (a GenAI key on Mastra's span): no mastra.* "
+        "key of an agent run carries a tool result (mastra.model_step.input shows '[tool-result: find_customer]', "
+        "mastra.model_generation.output lists toolCalls but no results, the tool-result model_chunk has no output). "
+        "mastra-workflow: a workflow whose step find_customer (a tool used as a step) outputs the record: "
+        "mastra.workflow_step.output of 'workflow_step find_customer' and mastra.workflow_step.input of the next step "
+        "'compose-reply' (a step's input is the previous step's output). No gen_ai.tool.name there: the step is known "
+        "only by mastra.workflow_step.step_id = find_customer. The workflow file is built from the exporter source, "
+        "not captured.",
+    )
+
+
+# ---------------------------------------------------------------------------
 
 CASES = [
     case_genai_structured_span,
@@ -925,6 +1063,7 @@ CASES = [
     case_genai_log_events,
     case_openllmetry,
     case_openinference,
+    case_mastra,
 ]
 
 
