@@ -973,6 +973,187 @@ def case_openai_legacy_function():
        "the whole request. Incidental attributes (api base, service tier) are omitted.")
 
 
+# ---------------------------------------------------------------- 7. langchain-message-dicts
+
+class LC:
+    """A LangChain message object (langchain_core 1.x field order), serialised the three ways the
+    OpenInference LangChain tracer meets it: model_dump() (<= 0.1.61), message_to_dict() = {"type", "data":
+    model_dump()} (>= 0.1.62), and dumpd() = {"lc": 1, "type": "constructor", "id": [...], "kwargs"} (chat
+    model run inputs, made by langchain_core's tracer)."""
+
+    CLASS = {"human": "HumanMessage", "ai": "AIMessage", "tool": "ToolMessage"}
+
+    def __init__(self, type_, **f):
+        self.type = type_
+        self.f = f
+
+    def model_dump(self):
+        d = {"content": self.f.get("content", ""), "additional_kwargs": self.f.get("additional_kwargs", {}),
+             "response_metadata": self.f.get("response_metadata", {}), "type": self.type,
+             "name": self.f.get("name"), "id": self.f.get("id")}
+        if self.type == "ai":
+            d.update({"tool_calls": self.f.get("tool_calls", []), "invalid_tool_calls": [],
+                      "usage_metadata": self.f.get("usage_metadata")})
+        if self.type == "tool":
+            d.update({"tool_call_id": self.f["tool_call_id"], "artifact": self.f.get("artifact"),
+                      "status": self.f.get("status", "success")})
+        return d
+
+    def message_to_dict(self):
+        return {"type": self.type, "data": self.model_dump()}
+
+    def dumpd(self):
+        # Serializable.to_json(): kwargs are the fields that are required or truthy, in field order
+        d = self.model_dump()
+        kw = {k: v for k, v in d.items() if k == "content" or k == "tool_call_id" or v}
+        return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", self.CLASS[self.type]],
+                "kwargs": kw}
+
+
+def case_langchain_message_dicts():
+    case = "langchain-message-dicts"
+    cid, wid = "call_Qm3vT8xKp2LrN7sW4yB1cD9e", "call_Hj6nR2wYt5MaE8uZ0kF3gS7q"
+    human = LC("human", content=USER_TEXT, id="7d1c2b9e-3f4a-4c8d-9b6e-1a2f3e4d5c6b")
+    usage1 = {"input_tokens": 96, "output_tokens": 51, "total_tokens": 147,
+              "input_token_details": {"audio": 0, "cache_read": 0}, "output_token_details": {"audio": 0, "reasoning": 0}}
+    ai1 = LC("ai", content="", id="lc_run--5b7e3c1a-9d2f-4e8b-a6c4-0f1e2d3c4b5a",
+             additional_kwargs={"tool_calls": [
+                 {"id": cid, "function": {"arguments": jsjson(CUST_ARGS), "name": "find_customer"}, "type": "function"},
+                 {"id": wid, "function": {"arguments": jsjson(WEATHER_ARGS), "name": "get_weather"}, "type": "function"}]},
+             response_metadata={"finish_reason": "tool_calls", "model_name": "gpt-4o-mini-2024-07-18",
+                                "model_provider": "openai"},
+             tool_calls=[{"name": "find_customer", "args": CUST_ARGS, "id": cid, "type": "tool_call"},
+                         {"name": "get_weather", "args": WEATHER_ARGS, "id": wid, "type": "tool_call"}],
+             usage_metadata=usage1)
+    # find_customer is a @tool(response_format="content_and_artifact") returning (json.dumps(record), record);
+    # get_weather returns a dict, which BaseTool stringifies with json.dumps(ensure_ascii=False)
+    tm1 = LC("tool", content=pyjson(RECORD), name="find_customer", id="b2c4e6f8-1a3b-4c5d-8e9f-0a1b2c3d4e5f",
+             tool_call_id=cid, artifact=RECORD)
+    tm2 = LC("tool", content=pyjson(WEATHER), name="get_weather", id="c3d5f7a9-2b4c-4d6e-9f0a-1b2c3d4e5f6a",
+             tool_call_id=wid)
+    usage2 = {"input_tokens": 231, "output_tokens": 24, "total_tokens": 255,
+              "input_token_details": {"audio": 0, "cache_read": 0}, "output_token_details": {"audio": 0, "reasoning": 0}}
+    ai2 = LC("ai", content=FINAL_TEXT, id="lc_run--6c8f4d2b-0e3a-4f9c-b7d5-1a2b3c4d5e6f",
+             response_metadata={"finish_reason": "stop", "model_name": "gpt-4o-mini-2024-07-18",
+                                "model_provider": "openai"},
+             usage_metadata=usage2)
+    scope = ("openinference.instrumentation.langchain", None)
+    files = []
+    for variant, version, ser in (("oi-0.1.61", "0.1.61", "model_dump"), ("oi-0.1.62", "0.1.62", "message_to_dict")):
+        t = Trace(f"{case}/{variant}", "svc")
+        sc = (scope[0], version)
+
+        def enc(m):
+            return m.model_dump() if ser == "model_dump" else m.message_to_dict()
+
+        def io(obj):
+            """_convert_io + _json_dumps (json.dumps(cls=_OpenInferenceJSONEncoder, ensure_ascii=False))."""
+            def conv(v):
+                if isinstance(v, LC):
+                    return enc(v)
+                if isinstance(v, dict):
+                    return {k: conv(x) for k, x in v.items()}
+                if isinstance(v, list):
+                    return [conv(x) for x in v]
+                return v
+            return json.dumps(conv(obj), ensure_ascii=False)
+
+        def chain_attrs(kind, inputs, outputs, extra=None):
+            a = {"openinference.span.kind": kind, "input.value": io(inputs), "input.mime_type": "application/json",
+                 "output.value": io(outputs), "output.mime_type": "application/json"}
+            a.update(extra or {})
+            return a
+
+        def llm_attrs(msgs, reply, ok=True):
+            a = {"openinference.span.kind": "LLM",
+                 "input.value": json.dumps({"messages": [[m.dumpd() for m in msgs]]}, ensure_ascii=False),
+                 "input.mime_type": "application/json"}
+            out = {"generations": [[{"text": reply.f.get("content", ""), "generation_info": {
+                "finish_reason": reply.f["response_metadata"]["finish_reason"], "logprobs": None},
+                "type": "ChatGeneration", "message": reply.dumpd()}]],
+                "llm_output": {"model_name": "gpt-4o-mini-2024-07-18"}, "run": None, "type": "LLMResult"}
+            a["output.value"] = json.dumps(out, ensure_ascii=False)
+            a["output.mime_type"] = "application/json"
+            for i, m in enumerate(msgs):
+                p = f"llm.input_messages.{i}"
+                a[f"{p}.message.role"] = {"human": "user", "ai": "assistant", "tool": "tool"}[m.type]
+                if m.f.get("content"):
+                    a[f"{p}.message.content"] = m.f["content"]
+                if m.type == "tool":
+                    a[f"{p}.message.tool_call_id"] = m.f["tool_call_id"]
+                    a[f"{p}.message.name"] = m.f["name"]
+                # kwargs.tool_calls first, then additional_kwargs.tool_calls (OpenAI raw) overwrite the same keys
+                for k, tc in enumerate(m.f.get("additional_kwargs", {}).get("tool_calls", [])):
+                    a[f"{p}.message.tool_calls.{k}.tool_call.id"] = tc["id"]
+                    a[f"{p}.message.tool_calls.{k}.tool_call.function.name"] = tc["function"]["name"]
+                    a[f"{p}.message.tool_calls.{k}.tool_call.function.arguments"] = tc["function"]["arguments"]
+            p = "llm.output_messages.0"
+            a[f"{p}.message.role"] = "assistant"
+            if reply.f.get("content"):
+                a[f"{p}.message.content"] = reply.f["content"]
+            for k, tc in enumerate(reply.f.get("additional_kwargs", {}).get("tool_calls", [])):
+                a[f"{p}.message.tool_calls.{k}.tool_call.id"] = tc["id"]
+                a[f"{p}.message.tool_calls.{k}.tool_call.function.name"] = tc["function"]["name"]
+                a[f"{p}.message.tool_calls.{k}.tool_call.function.arguments"] = tc["function"]["arguments"]
+            a.update({"llm.provider": "openai", "llm.system": "openai", "llm.model_name": "gpt-4o-mini-2024-07-18",
+                      "llm.finish_reason": reply.f["response_metadata"]["finish_reason"]})
+            return a
+
+        ok = {"code": 1}
+        root = t.span("root", sc, "LangGraph", KIND_INTERNAL, 0, 3010, chain_attrs(
+            "CHAIN", {"messages": [{"role": "user", "content": USER_TEXT}]},
+            {"messages": [human, ai1, tm1, tm2, ai2]}), status=ok)
+        ag1 = t.span("agent1", sc, "agent", KIND_INTERNAL, 10, 1000, chain_attrs(
+            "AGENT", {"messages": [human]}, {"messages": [ai1]}), parent=root, status=ok)
+        t.span("llm1", sc, "ChatOpenAI", KIND_INTERNAL, 20, 990, llm_attrs([human], ai1), parent=ag1, status=ok)
+        tools = t.span("tools", sc, "tools", KIND_INTERNAL, 1010, 1300, chain_attrs(
+            "CHAIN", {"messages": [human, ai1]}, {"messages": [tm1, tm2]}), parent=root, status=ok)
+        for (label, name, desc, args, msg, s, e) in (
+                ("t1", "find_customer", "Find a customer by free-text query", CUST_ARGS, tm1, 1020, 1100),
+                ("t2", "get_weather", "Current weather for a city", WEATHER_ARGS, tm2, 1020, 1080)):
+            a = {"openinference.span.kind": "TOOL",
+                 # on_tool_start(input_str=str(tool_input)): a Python repr; _convert_io tags it JSON by its braces
+                 "input.value": repr(args), "input.mime_type": "application/json",
+                 "output.value": json.dumps(enc(msg), ensure_ascii=False), "output.mime_type": "application/json",
+                 "tool.name": name, "tool.description": desc}
+            t.span(label, sc, name, KIND_INTERNAL, s, e, a, parent=tools, status=ok)
+        ag2 = t.span("agent2", sc, "agent", KIND_INTERNAL, 1310, 3000, chain_attrs(
+            "AGENT", {"messages": [human, ai1, tm1, tm2]}, {"messages": [ai2]}), parent=root, status=ok)
+        t.span("llm2", sc, "ChatOpenAI", KIND_INTERNAL, 1320, 2990, llm_attrs([human, ai1, tm1, tm2], ai2),
+               parent=ag2, status=ok)
+        files.append((f"{case}.{variant}.traces.json", "traces", t.doc()))
+
+    P = "python/instrumentation/openinference-instrumentation-langchain/src/openinference/instrumentation/langchain"
+    emit(case, files, [
+        {"repo": OI_REPO, "ref": "5fbd529df^ (openinference-instrumentation-langchain 0.1.61)", "path": f"{P}/_tracer.py",
+         "what": "(oi-0.1.61 file) _OpenInferenceJSONEncoder.default: pydantic objects -> obj.model_dump(), so a "
+                 "BaseMessage in run inputs/outputs is the flat dict {content, additional_kwargs, response_metadata, "
+                 "type, name, id, tool_call_id, artifact, status}"},
+        {"repo": OI_REPO, "ref": OI_REF + " (0.1.70; message_to_dict since 5fbd529df, released 0.1.62)",
+         "path": f"{P}/_tracer.py",
+         "what": "(oi-0.1.62 file) _serialize_langchain_message: langchain_core message_to_dict -> {type, data}; "
+                 "_convert_io: single str value as is (JSON mime if it looks like {..}/[..]), key input/output -> "
+                 "_json_dumps(value), else _json_dumps(whole dict); _update_span: span kind AGENT when the run name "
+                 "contains 'agent'; _parse_message_data: llm.input_messages from dumpd kwargs (content, tool_call_id, "
+                 "name, tool_calls, additional_kwargs.tool_calls); _tools: tool.name / tool.description"},
+        {"repo": "langchain-ai/langchain", "ref": "d88c3ef880a62b6a6a69e4dd4a85dd4ae93164ef",
+         "path": "libs/core/langchain_core/messages/tool.py",
+         "what": "ToolMessage fields tool_call_id, type 'tool', artifact, status; ToolCall {name, args, id, type: "
+                 "'tool_call'}"},
+    ], "LangGraph ReAct agent (nodes 'agent' and 'tools', parallel tool calls) traced by OpenInference's Python "
+       "LangChain instrumentation, in two files that differ only in how a message object is serialised in "
+       "input.value/output.value: oi-0.1.61 writes model_dump() ({\"type\": \"tool\", \"content\", \"tool_call_id\", "
+       "\"name\", \"artifact\", ...}), oi-0.1.62 writes message_to_dict() ({\"type\": \"tool\", \"data\": {...}}). "
+       "find_customer is a content_and_artifact tool: the record is the ToolMessage's content (JSON string) and "
+       "its artifact (object). It appears in the find_customer TOOL span's output.value, the 'tools' CHAIN "
+       "span's output.value, the second 'agent' span's input.value, the root 'LangGraph' span's output.value, "
+       "and the second ChatOpenAI LLM span's input.value (dumpd form, kwargs.content and kwargs.artifact) and "
+       "llm.input_messages.2.message.content (role tool, tool_call_id, name). Approximate, not verified against "
+       "a run: AIMessage response_metadata/usage_metadata contents, LLM output.value, intermediate runnables "
+       "(RunnableSequence, prompt, tools_condition) and the 'metadata' attribute are left out; message field "
+       "order is langchain_core 1.x without HumanMessage/AIMessage 'example'.")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -982,6 +1163,7 @@ def main():
     case_gemini_function_response()
     case_ollama()
     case_openai_legacy_function()
+    case_langchain_message_dicts()
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(CASES, f, indent=1)
         f.write("\n")
