@@ -1,0 +1,68 @@
+package fingerprint
+
+import "encoding/binary"
+
+// A hit is an offset of a text whose 8-byte window a Set holds, with the flags stored for it.
+type hit struct {
+	pos   int
+	flags uint64
+}
+
+// appendHits appends to hits every offset of text whose window s holds, in increasing order.
+func (s *Set) appendHits(hits []hit, text []byte) []hit {
+	if len(s.filter) == 0 {
+		return hits
+	}
+	windows := len(text) - WindowLen + 1
+	for i := s.nextPass(text, 0); i < windows; i = s.nextPass(text, i+4) {
+		for j := i; j < min(i+4, windows); j++ {
+			hits = s.confirm(hits, text, j)
+		}
+	}
+	return hits
+}
+
+// nextPass returns the first offset at or after from, in steps of four, where one of the four
+// windows starting there passes the prefilter, or an offset past the last window.
+//
+// Every offset has to be tried: a leaf of exactly WindowLen bytes has one window, and it can sit
+// anywhere. What makes that affordable is the prefilter: per offset, one unaligned load, one
+// multiply and one bit test in a filter of at most 128 KiB, four offsets per loop iteration with
+// one branch between them, and no call in the loop, so everything stays in registers. Only the
+// offsets that pass (about one in 200 that do not match) pay for the fingerprint and the
+// table.
+func (s *Set) nextPass(text []byte, from int) int {
+	filter := s.filter
+	size := len(filter)
+	xor, mul := keys.filterXor, keys.filterMul
+	i := from
+	for ; i+WindowLen+3 <= len(text); i += 4 {
+		x := text[i : i+WindowLen+3]
+		h0 := (binary.LittleEndian.Uint64(x[0:]) ^ xor) * mul
+		h1 := (binary.LittleEndian.Uint64(x[1:]) ^ xor) * mul
+		h2 := (binary.LittleEndian.Uint64(x[2:]) ^ xor) * mul
+		h3 := (binary.LittleEndian.Uint64(x[3:]) ^ xor) * mul
+		pass := filter[filterByte(h0, size)] & filterBit(h0)
+		pass |= filter[filterByte(h1, size)] & filterBit(h1)
+		pass |= filter[filterByte(h2, size)] & filterBit(h2)
+		pass |= filter[filterByte(h3, size)] & filterBit(h3)
+		if pass != 0 {
+			return i
+		}
+	}
+	// Fewer than four windows are left: hand them to the caller, which checks each.
+	return i
+}
+
+// confirm appends a hit at pos if the window there passes the prefilter and the table holds it.
+func (s *Set) confirm(hits []hit, text []byte, pos int) []hit {
+	w := window(text[pos:])
+	h := filterHash(w)
+	if s.filter[filterByte(h, len(s.filter))]&filterBit(h) == 0 {
+		return hits
+	}
+	if f := s.lookup(fingerprint(w)); f&flagWindow != 0 {
+		hits = append(hits, hit{pos: pos, flags: f})
+	}
+	return hits
+}

@@ -1,0 +1,231 @@
+package fingerprint
+
+// WindowLen is the length of the runs a Set remembers. A leaf shorter than this is not
+// remembered: runs that short are too common in ordinary text to mean anything.
+const WindowLen = 8
+
+// Stride is the distance between the interior windows a Set remembers of a leaf. Its first and
+// last windows are always remembered; between them every Stride-th is, which divides the memory
+// by Stride and still leaves no byte of a repeated leaf uncovered by some matching window.
+const Stride = 4
+
+// Flags in the low byte of a table entry; the upper 56 bits are the fingerprint's.
+const (
+	flagWindow = 1 << iota // some leaf has this window
+	flagStart              // some leaf starts with this window
+	flagEnd                // some leaf ends with this window
+	flagWhole              // the entry is a whole-leaf fingerprint, not a window
+	flagBits   = 0xff
+)
+
+// Filter bounds: the prefilter sets one bit per window in at least bitsPerWindow bits, so about
+// one offset in 200 of unrelated text passes it and pays for a table lookup. It grows from
+// minFilterBytes to maxFilterBytes; a Set of 1,000 typical leaves reaches the maximum, and past
+// about 4,000 windows it passes more offsets.
+const (
+	minFilterBytes = 64
+	maxFilterBytes = 128 << 10
+	bitsPerWindow  = 256
+)
+
+// Set holds the fingerprints of the withheld leaves of one trace or one run: keyed hashes of
+// their 8-byte windows, never the bytes. It is not safe for concurrent use; a Scanner only
+// reads it.
+type Set struct {
+	table   []uint64 // open addressing, linear probing: fingerprint>>8<<8 | flags, 0 when empty
+	entries int
+	max     int
+	windows int
+
+	// filter has one bit set per window, chosen by the window's filter hash; its length is a
+	// power of two.
+	filter []byte
+	// filterKeys keeps the top 32 bits of each window's filter hash so the filter can be rebuilt
+	// at twice the size as windows are added. Once the filter has reached maxFilterBytes it never
+	// grows again, and filterKeys is dropped.
+	filterKeys []uint32
+
+	// firstBytes has bit c set when some leaf starts with byte c: where a text might hold a leaf
+	// that an escape sequence hides the start of, this rules most places out at once.
+	firstBytes [4]uint64
+}
+
+// NewSet returns an empty Set that will hold at most maxEntries fingerprints (each leaf takes
+// about one per Stride bytes, plus one). maxEntries below 1 makes a Set that holds nothing.
+func NewSet(maxEntries int) *Set {
+	return &Set{max: max(maxEntries, 0)}
+}
+
+// Len is the number of fingerprints held.
+func (s *Set) Len() int { return s.entries }
+
+// SizeBytes is the memory the Set holds, for bounds and documentation.
+func (s *Set) SizeBytes() int {
+	const header = 128 // the struct itself, rounded up
+	return header + 8*cap(s.table) + cap(s.filter) + 4*cap(s.filterKeys)
+}
+
+// AddLeaf remembers leaf, a withheld value as decoded text. Leaves shorter than WindowLen are
+// ignored. It returns how many fingerprints were new, and full when maxEntries stopped it from
+// storing every one. Windows are stored from the leaf's start, so a leaf cut short by the bound
+// is still found as far as its stored windows reach.
+func (s *Set) AddLeaf(leaf []byte) (added int, full bool) {
+	if len(leaf) < WindowLen {
+		return 0, false
+	}
+	store := func(key, flags, w uint64) {
+		isNew, ok := s.insert(key, flags)
+		switch {
+		case !ok:
+			full = true
+		case isNew:
+			added++
+			if flags&flagWindow != 0 {
+				s.noteWindow(w)
+			}
+		}
+	}
+	last := len(leaf) - WindowLen
+	for off := 0; off <= last && !full; off = nextWindow(off, last) {
+		flags := uint64(flagWindow)
+		if off == 0 {
+			flags |= flagStart
+		}
+		if off == last {
+			flags |= flagEnd
+		}
+		w := window(leaf[off:])
+		store(fingerprint(w), flags, w)
+	}
+	if !full {
+		store(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf)), flagWhole, 0)
+	}
+	s.firstBytes[leaf[0]>>6] |= 1 << (leaf[0] & 63)
+	return added, full
+}
+
+// nextWindow is the offset of the window stored after the one at off, in a leaf whose last
+// window is at last (past last when off is last).
+func nextWindow(off, last int) int {
+	if off == last {
+		return last + 1
+	}
+	return min(off+Stride, last)
+}
+
+// mayStartWith reports whether some leaf starts with byte c.
+func (s *Set) mayStartWith(c byte) bool { return s.firstBytes[c>>6]&(1<<(c&63)) != 0 }
+
+// insert adds flags to the entry for key, creating it if there is room. isNew reports a new
+// entry; ok is false when the Set is full and the entry did not exist.
+func (s *Set) insert(key, flags uint64) (isNew, ok bool) {
+	key &^= flagBits
+	if s.table != nil {
+		mask := len(s.table) - 1
+		for i := int(key>>8) & mask; ; i = (i + 1) & mask {
+			e := s.table[i]
+			if e == 0 {
+				break
+			}
+			if e&^flagBits == key {
+				s.table[i] = e | flags
+				return false, true
+			}
+		}
+	}
+	if s.entries >= s.max {
+		return false, false
+	}
+	if 4*(s.entries+1) > 3*len(s.table) {
+		s.growTable()
+	}
+	mask := len(s.table) - 1
+	i := int(key>>8) & mask
+	for s.table[i] != 0 {
+		i = (i + 1) & mask
+	}
+	s.table[i] = key | flags
+	s.entries++
+	return true, true
+}
+
+func (s *Set) growTable() {
+	old := s.table
+	s.table = make([]uint64, max(16, 2*len(old)))
+	mask := len(s.table) - 1
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := int(e>>8) & mask
+		for s.table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.table[i] = e
+	}
+}
+
+// lookup returns the flags stored for the fingerprint fp, or 0.
+func (s *Set) lookup(fp uint64) uint64 {
+	if s.table == nil {
+		return 0
+	}
+	key := fp &^ flagBits
+	mask := len(s.table) - 1
+	for i := int(key>>8) & mask; ; i = (i + 1) & mask {
+		e := s.table[i]
+		if e == 0 {
+			return 0
+		}
+		if e&^flagBits == key {
+			return e & flagBits
+		}
+	}
+}
+
+// noteWindow sets a new window's bit in the prefilter, growing the filter to keep about
+// bitsPerWindow bits per window.
+func (s *Set) noteWindow(w uint64) {
+	h := filterHash(w)
+	s.windows++
+	if len(s.filter) < maxFilterBytes && 8*len(s.filter) < bitsPerWindow*s.windows {
+		s.growFilter()
+	}
+	if s.filterKeys != nil {
+		s.filterKeys = append(s.filterKeys, uint32(h>>32))
+	}
+	s.filter[filterByte(h, len(s.filter))] |= filterBit(h)
+}
+
+func (s *Set) growFilter() {
+	size := minFilterBytes
+	for size < maxFilterBytes && 8*size < bitsPerWindow*s.windows {
+		size *= 2
+	}
+	s.filter = make([]byte, size)
+	for _, k := range s.filterKeys {
+		h := uint64(k) << 32
+		s.filter[filterByte(h, size)] |= filterBit(h)
+	}
+	switch {
+	case size == maxFilterBytes:
+		s.filterKeys = nil
+	case s.filterKeys == nil:
+		s.filterKeys = make([]uint32, 0, 16)
+	}
+}
+
+// The filter reads fixed bit ranges of the hash, so the scan loop shifts by constants: the byte
+// index from bits 40-56 (as many as the filter's size needs), the bit within it from bits 61-63,
+// through a table rather than a shift by a variable amount, which costs register moves on amd64.
+// Bits 32-63 are what filterKeys keeps.
+const filterByteShift = 40
+
+var bitOf = [8]byte{1, 2, 4, 8, 16, 32, 64, 128}
+
+// filterByte is the index of the byte of a filter of the given length (a power of two) that holds
+// the bit of the window with filter hash h.
+func filterByte(h uint64, size int) int { return int(h>>filterByteShift) & (size - 1) }
+
+// filterBit is the bit a window with filter hash h sets in its filter byte.
+func filterBit(h uint64) byte { return bitOf[h>>61] }

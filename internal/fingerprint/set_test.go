@@ -1,0 +1,73 @@
+package fingerprint
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+)
+
+func TestAddLeaf(t *testing.T) {
+	s := NewSet(100)
+	if added, full := s.AddLeaf([]byte("Ada Lov")); added != 0 || full || s.Len() != 0 {
+		t.Errorf("a 7-byte leaf was remembered: added %d, full %v, len %d", added, full, s.Len())
+	}
+	// 8 bytes: one window, both first and last, and the whole-leaf fingerprint.
+	if added, _ := s.AddLeaf([]byte("Jane Doe")); added != 2 {
+		t.Errorf("8-byte leaf added %d fingerprints, want 2", added)
+	}
+	// 18 bytes: windows at 0, 4, 8 and 10 (the last), and the whole-leaf fingerprint.
+	if added, _ := s.AddLeaf([]byte("Jane Roe-Whitfield")); added != 5 {
+		t.Errorf("18-byte leaf added %d fingerprints, want 5", added)
+	}
+	if added, full := s.AddLeaf([]byte("Jane Roe-Whitfield")); added != 0 || full {
+		t.Errorf("a leaf added twice added %d more, full %v", added, full)
+	}
+	if s.Len() != 7 {
+		t.Errorf("Len = %d, want 7", s.Len())
+	}
+}
+
+// TestFullSet: when maxEntries runs out mid-leaf, the windows stored from the leaf's start still
+// find a repeat of that part.
+func TestFullSet(t *testing.T) {
+	leaf := []byte("VIP since 2009; prefers email; disputes every invoice over 500 EUR")
+	s := NewSet(3)
+	added, full := s.AddLeaf(leaf)
+	if added != 3 || !full || s.Len() != 3 {
+		t.Fatalf("added %d, full %v, len %d; want 3, true, 3", added, full, s.Len())
+	}
+	hits := s.appendHits(nil, leaf)
+	if len(hits) != 3 || hits[0].pos != 0 || hits[2].pos != 2*Stride {
+		t.Errorf("hits %v, want the first three windows", hits)
+	}
+	if added, full := NewSet(0).AddLeaf(leaf); added != 0 || !full {
+		t.Errorf("a Set of capacity 0 added %d, full %v", added, full)
+	}
+}
+
+// TestSetHoldsNoText: the table and filter hold keyed hashes, not the leaf's bytes.
+func TestSetHoldsNoText(t *testing.T) {
+	leaf := []byte("Jane Roe-Whitfield")
+	s := setOf(leaf)
+	var raw []byte
+	for _, e := range s.table {
+		raw = binary.LittleEndian.AppendUint64(raw, e)
+	}
+	raw = append(raw, s.filter...)
+	for i := 0; i+4 <= len(leaf); i++ {
+		if bytes.Contains(raw, leaf[i:i+4]) {
+			t.Fatalf("the Set's memory holds %q", leaf[i:i+4])
+		}
+	}
+}
+
+func TestSizeBytesGrowsWithLeaves(t *testing.T) {
+	s := NewSet(1 << 20)
+	empty := s.SizeBytes()
+	for _, l := range customerLeaves(1000) {
+		s.AddLeaf(l)
+	}
+	if s.SizeBytes() <= empty || s.SizeBytes() > 512<<10 {
+		t.Errorf("SizeBytes %d for 1,000 leaves (empty: %d)", s.SizeBytes(), empty)
+	}
+}
