@@ -36,9 +36,10 @@ func TestFullSet(t *testing.T) {
 	if added != 3 || !full || s.Len() != 3 {
 		t.Fatalf("added %d, full %v, len %d; want 3, true, 3", added, full, s.Len())
 	}
-	hits := s.appendHits(nil, leaf)
-	if len(hits) != 3 || hits[0].pos != 0 || hits[2].pos != 2*Stride {
-		t.Errorf("hits %v, want the first three windows", hits)
+	var sc Scanner
+	got, _ := sc.RedactText(nil, []*Set{s}, leaf)
+	if want := "[withheld]" + string(leaf[16+Stride-1:]); string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 	if added, full := NewSet(0).AddLeaf(leaf); added != 0 || !full {
 		t.Errorf("a Set of capacity 0 added %d, full %v", added, full)

@@ -1,0 +1,201 @@
+package fingerprint
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// alternativeReadings adds to sc.spans the leaves that start inside an escape sequence of src,
+// the scanned text decoded level-1 times, when src is read from that point on, and reports
+// whether it found any (with firstOnly, it stops at the first).
+//
+// The decoding from the start of a text reads each escape sequence as a unit. An encoded leaf
+// can start inside one: the bytes in front of it may end in a stray backslash that takes the
+// leaf's first byte as an escape (`\` then `n...` reads as a newline), or in "\u12" that the
+// leaf's leading "34" completes, or add a backslash to the run the leaf starts with. The
+// decoding falls back into step after that one unit, so everything of the leaf but its first
+// character is in the view; a leaf that is long enough is withheld as a fragment anyway, but a
+// short one would be missed. So every point inside an escape sequence is a possible start of a
+// leaf, read afresh from there through the remaining levels. Most points are ruled out without
+// decoding anything: where reading from the point gives the same bytes as the view, where no
+// leaf starts with the first byte it gives, or where its first window is no leaf's first window.
+func (sc *Scanner) alternativeReadings(sets []*Set, src []byte, level int, firstOnly bool) bool {
+	v := &sc.views[level-1]
+	found := false
+	for _, e := range v.escapes {
+		for p := e.src + 1; p < e.srcEnd; p++ {
+			if !sc.mayStartLeaf(sets, src, v, e, p) {
+				continue
+			}
+			end, ok := sc.leafFrom(sets, src[p:], maxLevels-level+1)
+			if !ok {
+				continue
+			}
+			sc.spans = append(sc.spans, sc.toText(level-1, span{p, p + end}))
+			found = true
+			if firstOnly {
+				return true
+			}
+		}
+	}
+	return found
+}
+
+// mayStartLeaf rules out the point p inside the escape e of src (decoded into v) as the start of
+// a leaf read from there, where that can be decided without decoding.
+func (sc *Scanner) mayStartLeaf(sets []*Set, src []byte, v *view, e escape, p int) bool {
+	if src[p] == '\\' {
+		// p is inside a run of backslashes. Reading from p pairs them differently, which matters
+		// only if the byte after the run is one that an odd run turns into something else; for
+		// any other byte, reading from p gives a tail of what the view holds, whose own readings
+		// the next level's points cover.
+		run := p
+		for run < len(src) && src[run] == '\\' {
+			run++
+		}
+		if run == len(src) || !changesWhenEscaped(src[run]) {
+			return false
+		}
+		r, size := jsonraw.DecodeEscape(src[p:])
+		if size > 0 && r != '\\' {
+			return anyMayStartWith(sets, firstByte(r))
+		}
+		return true
+	}
+	// A plain byte starts the reading, and no later decoding changes it.
+	if !anyMayStartWith(sets, src[p]) {
+		return false
+	}
+	tail := src[p:e.srcEnd]
+	if i := bytes.IndexByte(tail, '\\'); i >= 0 {
+		// Inside the first half of a surrogate pair: reading from p meets the second half alone.
+		return true
+	}
+	if len(tail) == 1 && tail[0] == v.text[e.dst] && e.dstEnd == e.dst+1 {
+		return false // \" and \/: reading the quote or slash alone gives the same byte
+	}
+	// Reading from p gives tail, then exactly what the view holds after the escape. If the
+	// window that makes is free of backslashes, every further decoding gives the same window:
+	// unless some leaf starts with it, no leaf starts at p.
+	rest := v.text[e.dstEnd:]
+	need := WindowLen - len(tail)
+	if len(rest) < need {
+		return false // too short for a leaf, and decoding only shortens it
+	}
+	if bytes.IndexByte(rest[:need], '\\') >= 0 {
+		return true
+	}
+	var w [WindowLen]byte
+	copy(w[copy(w[:], tail):], rest)
+	return anyStartsWith(sets, window(w[:]))
+}
+
+// changesWhenEscaped reports whether a backslash in front of c reads as something other than a
+// literal backslash and c: the escapes whose meaning differs from the letter itself.
+func changesWhenEscaped(c byte) bool {
+	switch c {
+	case 'b', 'f', 'n', 'r', 't', 'u':
+		return true
+	}
+	return false
+}
+
+// firstByte is the first byte of r as decoding writes it (U+FFFD for an unpaired surrogate).
+func firstByte(r rune) byte {
+	var b [utf8.UTFMax]byte
+	utf8.EncodeRune(b[:], r)
+	return b[0]
+}
+
+// leafFrom decodes text (a tail of a view, read from its first byte) up to levels times and
+// reports whether one of those decodings begins with a withheld region, and where that region
+// ends in text. It decodes a bounded prefix of text, growing it while a region might run past
+// what that prefix decodes to reliably.
+func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int) (int, bool) {
+	for limit := 256; ; limit *= 4 {
+		seg := text[:min(len(text), limit)]
+		// reliable is how much of each decoding is certainly what decoding all of text gives:
+		// all of it, or, when seg cuts text short, what the escapes that start far enough from
+		// the cut (a complete escape is at most maxEscapeLen bytes) decode to.
+		reliable := len(seg)
+		if len(seg) < len(text) {
+			reliable -= maxEscapeLen - 1
+		}
+		again := false
+		src := seg
+		for k := range levels {
+			lv := &sc.local[k]
+			lv.decode(src)
+			if reliable < len(src) {
+				reliable = lv.decodedUpTo(max(0, reliable))
+			} else {
+				reliable = len(lv.text)
+			}
+			end, ok, reach := sc.regionAtStart(sets, lv.text)
+			if reliable < len(lv.text) && (reliable < minFragment+WindowLen || reach+Stride+WindowLen > reliable) {
+				again = true
+				break
+			}
+			if ok {
+				a, b := 0, end
+				for m := k; m >= 0; m-- {
+					a, b = sc.local[m].source(a, b)
+				}
+				return b, true
+			}
+			if bytes.IndexByte(lv.text, '\\') < 0 {
+				break
+			}
+			src = lv.text
+		}
+		if !again {
+			return 0, false
+		}
+	}
+}
+
+// regionAtStart reports whether text begins with a withheld region and where it ends, and
+// returns the last hit of the run of hits that starts at 0 (or 0 if none does), which says how
+// far more text could have extended it.
+func (sc *Scanner) regionAtStart(sets []*Set, text []byte) (end int, ok bool, reach int) {
+	if len(text) < WindowLen || !anyStartsWith(sets, window(text)) {
+		return 0, false, 0
+	}
+	sc.startHits = sc.hitsOf(sets, text, sc.startHits[:0])
+	hits := sc.startHits
+	if len(hits) == 0 || hits[0].pos != 0 {
+		return 0, false, 0
+	}
+	n := 1
+	for n < len(hits) && hits[n].pos-hits[n-1].pos <= Stride {
+		n++
+	}
+	sp, ok := region(sets, text, hits[:n])
+	return sp.end, ok, hits[n-1].pos
+}
+
+// anyMayStartWith reports whether a leaf of some set starts with c.
+func anyMayStartWith(sets []*Set, c byte) bool {
+	for _, s := range sets {
+		if s != nil && s.mayStartWith(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyStartsWith reports whether a leaf of some set starts with the window w.
+func anyStartsWith(sets []*Set, w uint64) bool {
+	h := filterHash(w)
+	for _, s := range sets {
+		if s == nil || len(s.filter) == 0 || s.filter[filterByte(h, len(s.filter))]&filterBit(h) == 0 {
+			continue
+		}
+		if s.lookup(fingerprint(w))&flagStart != 0 {
+			return true
+		}
+	}
+	return false
+}

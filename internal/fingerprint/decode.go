@@ -1,0 +1,95 @@
+package fingerprint
+
+import (
+	"bytes"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// maxEscapeLen is the longest escape sequence: a surrogate pair, \uD83D\uDE00.
+const maxEscapeLen = 12
+
+// maxLevels is how many times a text is decoded: a leaf JSON-encoded once (a string in a JSON
+// document), twice (that document held as a string in another) or three times is found.
+const maxLevels = 3
+
+// A view is a text with one more level of JSON string escapes decoded, and a record of every
+// escape sequence decoding replaced, so a range of the view maps back to the bytes it came from.
+type view struct {
+	text    []byte
+	escapes []escape
+}
+
+// An escape is one escape sequence: src[src:srcEnd] of the source decoded to text[dst:dstEnd].
+type escape struct {
+	src, srcEnd, dst, dstEnd int
+}
+
+// decode sets v to src with its escape sequences decoded, reusing v's buffers. Escapes are read
+// as JSON reads them (a surrogate pair is one character, an unpaired surrogate U+FFFD); a
+// backslash that starts no valid escape is kept as a plain byte. Any bytes decode: the text
+// need not be a JSON string, and decoding never lengthens it.
+func (v *view) decode(src []byte) {
+	v.text, v.escapes = v.text[:0], v.escapes[:0]
+	i := 0
+	for {
+		k := bytes.IndexByte(src[i:], '\\')
+		if k < 0 {
+			v.text = append(v.text, src[i:]...)
+			return
+		}
+		v.text = append(v.text, src[i:i+k]...)
+		i += k
+		r, size := jsonraw.DecodeEscape(src[i:])
+		if size == 0 {
+			v.text = append(v.text, '\\')
+			i++
+			continue
+		}
+		dst := len(v.text)
+		v.text = utf8.AppendRune(v.text, r)
+		v.escapes = append(v.escapes, escape{src: i, srcEnd: i + size, dst: dst, dstEnd: len(v.text)})
+		i += size
+	}
+}
+
+// source returns the source range that decoded into the view's bytes [start, end) (start < end),
+// widened to whole escape sequences.
+func (v *view) source(start, end int) (int, int) {
+	first, _ := v.unit(start)
+	_, last := v.unit(end - 1)
+	return first, last
+}
+
+// unit returns the source range that decoded into the view's byte at pos: an escape sequence, or
+// the one byte that was copied.
+func (v *view) unit(pos int) (int, int) {
+	// The first escape that ends after pos either holds pos or follows it.
+	i := sort.Search(len(v.escapes), func(i int) bool { return v.escapes[i].dstEnd > pos })
+	if i < len(v.escapes) && v.escapes[i].dst <= pos {
+		return v.escapes[i].src, v.escapes[i].srcEnd
+	}
+	src := pos
+	if i > 0 {
+		prev := v.escapes[i-1]
+		src = prev.srcEnd + pos - prev.dstEnd
+	}
+	return src, src + 1
+}
+
+// decodedUpTo returns how many bytes of the view were decoded from units of the source that
+// start before pos: the decoding of src[:pos], as far as it does not depend on what follows.
+func (v *view) decodedUpTo(pos int) int {
+	// The first escape that ends after pos either holds pos or follows it.
+	i := sort.Search(len(v.escapes), func(i int) bool { return v.escapes[i].srcEnd > pos })
+	if i < len(v.escapes) && v.escapes[i].src < pos {
+		return v.escapes[i].dstEnd
+	}
+	if i == 0 {
+		return pos
+	}
+	prev := v.escapes[i-1]
+	return prev.dstEnd + pos - prev.srcEnd
+}

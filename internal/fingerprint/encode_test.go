@@ -1,0 +1,76 @@
+package fingerprint
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// encodeJSON returns s (valid UTF-8) as the content of a JSON string, escaped the way r picks:
+// a character that must be escaped gets its short escape or \uXXXX; any other one is written as
+// itself, as \uXXXX (upper- or lower-case hex, a surrogate pair above U+FFFF) or as its short
+// escape where it has one (\/). Every JSON encoder's output is one of these choices.
+func encodeJSON(r *rand.Rand, s []byte) []byte {
+	var out []byte
+	for _, c := range string(s) {
+		short := shortEscape(c)
+		mustEscape := c == '"' || c == '\\' || c < 0x20
+		switch choice := r.IntN(4); {
+		case !mustEscape && choice < 2:
+			out = utf8.AppendRune(out, c)
+		case short != 0 && choice < 3:
+			out = append(out, '\\', short)
+		default:
+			out = appendUEscape(out, c, r.IntN(2) == 0)
+		}
+	}
+	return out
+}
+
+func shortEscape(c rune) byte {
+	switch c {
+	case '"', '\\', '/':
+		return byte(c)
+	case '\b':
+		return 'b'
+	case '\f':
+		return 'f'
+	case '\n':
+		return 'n'
+	case '\r':
+		return 'r'
+	case '\t':
+		return 't'
+	}
+	return 0
+}
+
+func appendUEscape(out []byte, c rune, upper bool) []byte {
+	format := `\u%04x`
+	if upper {
+		format = `\u%04X`
+	}
+	if c > 0xFFFF {
+		hi, lo := utf16.EncodeRune(c)
+		return fmt.Appendf(out, format+format, hi, lo)
+	}
+	return fmt.Appendf(out, format, c)
+}
+
+// TestEncodeJSONDecodesBack checks the test's own encoder against encoding/json, so that the
+// tests built on it test the package and not the encoder.
+func TestEncodeJSONDecodesBack(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, s := range []string{"Zoë Roe-Whitfield", "tab\there \"quoted\" back\\slash", "emoji 😀 and \u2028", "\x01\x1f/"} {
+		for range 50 {
+			enc := encodeJSON(r, []byte(s))
+			var got string
+			if err := json.Unmarshal([]byte(`"`+string(enc)+`"`), &got); err != nil || got != s {
+				t.Fatalf("encodeJSON(%q) = %q, decodes to %q (%v)", s, enc, got, err)
+			}
+		}
+	}
+}

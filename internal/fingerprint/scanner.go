@@ -1,0 +1,119 @@
+package fingerprint
+
+import "bytes"
+
+// A Scanner searches texts for the leaves remembered in Sets. It keeps its buffers between
+// calls, so a Scanner reused for a batch does not allocate for text it leaves alone. The zero
+// value is ready to use; a Scanner is not safe for concurrent use, and only reads the Sets.
+type Scanner struct {
+	hits, merged []hit
+	startHits    []hit           // hits of a decoding that alternativeReadings tries
+	views        [maxLevels]view // views[l-1] is the text decoded l times
+	local        [maxLevels]view // decodings of a text read from a point inside an escape
+	spans        []span          // ranges of the scanned text to withhold
+	out          []byte          // RedactText's output of the previous round
+	key          []byte          // a decoded object key
+}
+
+// find sets sc.spans to the ranges of text to withhold, unsorted and possibly overlapping, and
+// reports whether there are any. With firstOnly it stops at the first.
+//
+// The text is searched as it is, then decoded once, twice and three times while it still holds a
+// backslash, so a leaf is found whether it was copied verbatim or JSON-encoded up to three deep
+// (a JSON string in a document held as a string in another document...). Each view's regions map
+// back to the escape sequences they were decoded from. Reading a text from its start is not the
+// only reading that matters: bytes in front of an encoded leaf may end in a partial escape (a
+// stray backslash, or "\u12" before a leaf that starts "34"), and then no decoding from the
+// start shows the leaf's first character. alternativeReadings covers those.
+func (sc *Scanner) find(sets []*Set, text []byte, firstOnly bool) bool {
+	sc.spans = sc.spans[:0]
+	if !anyWindows(sets) {
+		return false
+	}
+	levels := 0
+	for level := 0; level <= maxLevels; level++ {
+		if level > 0 {
+			src := sc.textAt(text, level-1)
+			if bytes.IndexByte(src, '\\') < 0 {
+				break
+			}
+			sc.views[level-1].decode(src)
+			levels = level
+		}
+		t := sc.textAt(text, level)
+		sc.hits = sc.hitsOf(sets, t, sc.hits[:0])
+		n := len(sc.spans)
+		sc.spans = appendRegions(sc.spans, sets, t, sc.hits)
+		for i := n; i < len(sc.spans); i++ {
+			sc.spans[i] = sc.toText(level, sc.spans[i])
+		}
+		if firstOnly && len(sc.spans) > 0 {
+			return true
+		}
+	}
+	for level := 1; level <= levels; level++ {
+		if sc.alternativeReadings(sets, sc.textAt(text, level-1), level, firstOnly) && firstOnly {
+			return true
+		}
+	}
+	return len(sc.spans) > 0
+}
+
+// textAt is text decoded level times, as find built it.
+func (sc *Scanner) textAt(text []byte, level int) []byte {
+	if level == 0 {
+		return text
+	}
+	return sc.views[level-1].text
+}
+
+// toText maps a span of the text decoded level times back to the scanned text.
+func (sc *Scanner) toText(level int, sp span) span {
+	for l := level; l >= 1; l-- {
+		sp.start, sp.end = sc.views[l-1].source(sp.start, sp.end)
+	}
+	return sp
+}
+
+// hitsOf appends the hits of every set in text to hits, merged into one sorted list.
+func (sc *Scanner) hitsOf(sets []*Set, text []byte, hits []hit) []hit {
+	base := len(hits)
+	for _, s := range sets {
+		if s == nil {
+			continue
+		}
+		start := len(hits)
+		hits = s.appendHits(hits, text)
+		if start > base && len(hits) > start {
+			sc.merged = mergeHits(sc.merged[:0], hits[base:start], hits[start:])
+			hits = append(hits[:base], sc.merged...)
+		}
+	}
+	return hits
+}
+
+// mergeHits appends the union of two sorted hit lists to dst; a window both hold is one hit with
+// both sets' flags.
+func mergeHits(dst, a, b []hit) []hit {
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0].pos < b[0].pos:
+			dst, a = append(dst, a[0]), a[1:]
+		case b[0].pos < a[0].pos:
+			dst, b = append(dst, b[0]), b[1:]
+		default:
+			dst = append(dst, hit{pos: a[0].pos, flags: a[0].flags | b[0].flags})
+			a, b = a[1:], b[1:]
+		}
+	}
+	return append(append(dst, a...), b...)
+}
+
+func anyWindows(sets []*Set) bool {
+	for _, s := range sets {
+		if s != nil && s.windows > 0 {
+			return true
+		}
+	}
+	return false
+}
