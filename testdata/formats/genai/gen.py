@@ -1056,6 +1056,173 @@ def case_mastra():
 
 
 # ---------------------------------------------------------------------------
+# pydantic-ai: InstrumentationSettings version 1 (all_messages_events / events, pydantic-ai <= 1.107.0;
+# removed in 2.0.0) and version 5 (the default at HEAD, 2.33.0: pydantic_ai.all_messages,
+# gen_ai.input/output.messages, execute_tool spans with gen_ai.tool.call.*).
+
+PAI = "pydantic/pydantic-ai"
+PAI_HEAD = "4fda38988f2939fa6ea9cdefcf120693e10ef491"
+PAI_V1 = "e2b661cb7^"  # parent of 'Pydantic AI V2 (#5451)', = v1.107.0 + unreleased
+
+
+def pai_json(v):
+    # pydantic_core.to_json: compact
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+
+
+def case_pydantic_ai():
+    args1 = jcompact(FIND_ARGS)  # ToolCallPart.args as the OpenAI API returned it (a JSON string)
+    args2 = jcompact(WEATHER_ARGS)
+
+    # --- version 1 (pydantic-ai 1.107.0, InstrumentationSettings(version=1), event_mode='attributes')
+    t = 13
+    T = tid(t)
+    agent, c1, tl1, tl2, c2 = (sid(t, i) for i in range(1, 6))
+    scope = {"name": "pydantic-ai", "version": "1.107.0"}
+    ev_user = {"content": USER_TEXT, "role": "user"}
+    ev_calls = {"role": "assistant", "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "find_customer", "arguments": args1}},
+        {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": args2}}]}
+    ev_tool1 = {"role": "tool", "id": "call_1", "name": "find_customer", "content": RECORD}
+    ev_tool2 = {"role": "tool", "id": "call_2", "name": "get_weather", "content": WEATHER}
+    ev_final = {"role": "assistant", "content": FINAL_TEXT}
+
+    def ev(body, idx, name, system=False):
+        # messages_to_otel_events: attributes {gen_ai.message.index, event.name}; handle_messages prepends
+        # gen_ai.system; event_to_dict = {**body, **attributes}
+        attrs = ({"gen_ai.system": "openai"} if system else {})
+        if idx is not None:
+            attrs["gen_ai.message.index"] = idx
+        attrs["event.name"] = name
+        return {**body, **attrs}
+
+    all_events = [ev(ev_user, 0, "gen_ai.user.message"), ev(ev_calls, 1, "gen_ai.assistant.message"),
+                  ev(ev_tool1, 2, "gen_ai.tool.message"), ev(ev_tool2, 2, "gen_ai.tool.message"),
+                  ev(ev_final, 3, "gen_ai.assistant.message")]
+    events1 = [ev(ev_user, 0, "gen_ai.user.message", True),
+               ev({"index": 0, "message": ev_calls}, None, "gen_ai.choice", True)]
+    events2 = [ev(ev_user, 0, "gen_ai.user.message", True), ev(ev_calls, 1, "gen_ai.assistant.message", True),
+               ev(ev_tool1, 2, "gen_ai.tool.message", True), ev(ev_tool2, 2, "gen_ai.tool.message", True),
+               ev({"index": 0, "message": ev_final}, None, "gen_ai.choice", True)]
+    schema_events = json.dumps({"type": "object", "properties": {"events": {"type": "array"}, "model_request_parameters": {"type": "object"}}})
+
+    def chat_v1(s, start, end, events, rid, finish, tin, tout):
+        return span(T, s, "chat gpt-4o", start, end, {
+            "gen_ai.operation.name": "chat", "gen_ai.system": "openai", "gen_ai.request.model": "gpt-4o",
+            "server.address": "api.openai.com",
+            "events": json.dumps(events), "logfire.json_schema": schema_events,
+            "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+            "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": rid,
+            "gen_ai.response.finish_reasons": [finish]}, parent=agent, kind=3)
+
+    def tool_v1(s, start, end, cid, name, args, result):
+        return span(T, s, "running tool", start, end, {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": cid,
+            "tool_arguments": args, "logfire.msg": "running tool: " + name,
+            "tool_response": pai_json(result)}, parent=agent)
+
+    spans = [
+        span(T, agent, "agent run", 0, 900, {
+            "model_name": "gpt-4o", "agent_name": "support_agent", "gen_ai.agent.name": "support_agent",
+            "gen_ai.agent.call.id": "run-support-0001", "gen_ai.conversation.id": "conv-support-0001",
+            "gen_ai.operation.name": "invoke_agent", "logfire.msg": "support_agent run",
+            "final_result": FINAL_TEXT,
+            "gen_ai.aggregated_usage.input_tokens": 283, "gen_ai.aggregated_usage.output_tokens": 60,
+            "all_messages_events": pai_json(all_events),
+            "logfire.json_schema": pai_json({"type": "object", "properties": {"all_messages_events": {"type": "array"}, "final_result": {"type": "object"}}})}),
+        chat_v1(c1, 10, 300, events1, "chatcmpl-1", "tool_call", 52, 41),
+        tool_v1(tl1, 310, 340, "call_1", "find_customer", args1, RECORD),
+        tool_v1(tl2, 341, 360, "call_2", "get_weather", args2, WEATHER),
+        chat_v1(c2, 370, 890, events2, "chatcmpl-2", "stop", 231, 19),
+    ]
+    f1 = write("pydantic-ai-v1-all-messages-events.traces.json", [traces([(scope, spans)])])
+
+    # --- version 5 (HEAD, 2.33.0, the default)
+    t = 14
+    T = tid(t)
+    agent, c1, tl1, tl2, c2 = (sid(t, i) for i in range(1, 6))
+    scope = {"name": "pydantic-ai", "version": "2.33.0"}
+    baggage = {"gen_ai.agent.name": "support_agent", "gen_ai.agent.call.id": "run-support-0001",
+               "gen_ai.conversation.id": "conv-support-0001"}
+    m_user = {"role": "user", "parts": [{"type": "text", "content": USER_TEXT}]}
+    calls = [{"type": "tool_call", "id": "call_1", "name": "find_customer", "arguments": args1},
+             {"type": "tool_call", "id": "call_2", "name": "get_weather", "arguments": args2}]
+    m_calls = {"role": "assistant", "parts": calls, "finish_reason": "tool_call"}
+    # version 5: tool returns stay in a 'user' message (version 6: role 'tool')
+    m_results = {"role": "user", "parts": [
+        {"type": "tool_call_response", "id": "call_1", "name": "find_customer", "result": RECORD},
+        {"type": "tool_call_response", "id": "call_2", "name": "get_weather", "result": WEATHER}]}
+    m_final = {"role": "assistant", "parts": [{"type": "text", "content": FINAL_TEXT}], "finish_reason": "stop"}
+    schema_msgs = pai_json({"type": "object", "properties": {"gen_ai.input.messages": {"type": "array"}, "gen_ai.output.messages": {"type": "array"}}})
+
+    def chat_v5(s, start, end, inp, out, rid, finish, tin, tout):
+        return span(T, s, "chat gpt-4o", start, end, {
+            "gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.system": "openai",
+            "server.address": "api.openai.com", "gen_ai.request.model": "gpt-4o", **baggage,
+            "gen_ai.input.messages": pai_json(inp), "gen_ai.output.messages": pai_json([out]),
+            "logfire.json_schema": schema_msgs,
+            "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+            "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": rid,
+            "gen_ai.response.finish_reasons": [finish]}, parent=agent, kind=3)
+
+    def tool_v5(s, start, end, cid, name, args, result):
+        return span(T, s, "execute_tool " + name, start, end, {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": cid,
+            "gen_ai.tool.call.arguments": args, **baggage, "logfire.msg": "running tool: " + name,
+            "logfire.json_schema": pai_json({"type": "object", "properties": {
+                "gen_ai.tool.call.arguments": {"type": "object"}, "gen_ai.tool.call.result": {"type": "object"},
+                "gen_ai.tool.name": {}, "gen_ai.tool.call.id": {}}}),
+            "gen_ai.tool.call.result": pai_json(result)}, parent=agent)
+
+    all_msgs = [m_user, m_calls, m_results, m_final]
+    spans = [
+        span(T, agent, "invoke_agent support_agent", 0, 900, {
+            "model_name": "gpt-4o", "agent_name": "support_agent", **baggage,
+            "gen_ai.operation.name": "invoke_agent", "logfire.msg": "support_agent run",
+            "final_result": FINAL_TEXT,
+            "gen_ai.aggregated_usage.input_tokens": 283, "gen_ai.aggregated_usage.output_tokens": 60,
+            "pydantic_ai.all_messages": pai_json(all_msgs),
+            "logfire.json_schema": pai_json({"type": "object", "properties": {"pydantic_ai.all_messages": {"type": "array"}, "final_result": {"type": "object"}}})}),
+        chat_v5(c1, 10, 300, [m_user], m_calls, "chatcmpl-1", "tool_call", 52, 41),
+        tool_v5(tl1, 310, 340, "call_1", "find_customer", args1, RECORD),
+        tool_v5(tl2, 341, 360, "call_2", "get_weather", args2, WEATHER),
+        chat_v5(c2, 370, 890, [m_user, m_calls, m_results], m_final, "chatcmpl-2", "stop", 231, 19),
+    ]
+    f5 = write("pydantic-ai-v5-all-messages.traces.json", [traces([(scope, spans)])])
+
+    add_case(
+        "pydantic-ai", [f1, f5],
+        [
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/capabilities/instrumentation.py", "ref": PAI_V1,
+             "what": "_run_span_end_attributes, version 1: all_messages_events = to_json([event_to_dict(e) for e in messages_to_otel_events(history)]) on the agent run span; removed by 'Pydantic AI V2 (#5451)'"},
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/models/instrumented.py", "ref": PAI_V1,
+             "what": "messages_to_otel_events (attributes gen_ai.message.index, event.name), handle_messages v1: gen_ai.choice {index: 0, message}, gen_ai.system prepended, _emit_events -> span attribute 'events' = json.dumps([...]) (event_mode 'attributes')"},
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/messages.py", "ref": PAI_V1,
+             "what": "ToolReturnPart.otel_event: gen_ai.tool.message body {role: tool, id, name, content: <the return value>}; ModelResponse.otel_events: gen_ai.assistant.message {role, tool_calls: [{id, type: function, function: {name, arguments}}]} / {role, content}; UserPromptPart: {content, role}"},
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/_instrumentation.py", "ref": PAI_V1,
+             "what": "event_to_dict = {**body, **attributes}; InstrumentationNames for version <= 2: 'agent run', 'running tool', tool_arguments / tool_response"},
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/capabilities/instrumentation.py", "ref": PAI_HEAD,
+             "what": "HEAD (2.33.0): agent span 'invoke_agent <name>' with final_result and pydantic_ai.all_messages = messages_to_otel_messages(history); tool spans 'execute_tool <name>' with gen_ai.tool.call.arguments (args_as_json_str) / gen_ai.tool.call.result"},
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/models/instrumented.py", "ref": PAI_HEAD,
+             "what": "versions 2-6 only (default 5); messages_to_otel_messages: tool returns in role 'user' (version 6: 'tool'), output messages with finish_reason; handle_messages: gen_ai.input.messages / gen_ai.output.messages JSON strings on 'chat <model>'"},
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/messages.py", "ref": PAI_HEAD,
+             "what": "ToolCallResponsePart {type: tool_call_response, id, name, result: serialize_any(content)} -- 'result', not the semconv 'response'; _tool_call_otel_part {type: tool_call, id, name, arguments (the str as received, else a dict)}"},
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/_instrumentation.py", "ref": PAI_HEAD,
+             "what": "model request span 'chat <model>' (CLIENT): provider/system/server/request.model, gen_ai.response.finish_reasons = [pydantic-ai's normalized reason]; scope 'pydantic-ai'"},
+        ],
+        "Two files, one trace each, an agent run with two model requests and two tool calls. v1 (pydantic-ai <= 1.107.0 "
+        "with InstrumentationSettings(version=1); gone since 2.0.0): the record is in all_messages_events on the 'agent "
+        "run' span ({role: tool, id: call_1, name: find_customer, content: <record object>, gen_ai.message.index, "
+        "event.name: gen_ai.tool.message}, compact JSON), in the second 'chat gpt-4o' span's 'events' attribute (the same "
+        "event with gen_ai.system, json.dumps spacing), and as tool_response of the first 'running tool' span. v5 (HEAD 2.33.0, "
+        "default): in pydantic_ai.all_messages on 'invoke_agent support_agent', in the second chat span's "
+        "gen_ai.input.messages as {type: tool_call_response, id: call_1, name: find_customer, result: <record object>} inside "
+        "a role 'user' message (version 6 uses role 'tool'), and as gen_ai.tool.call.result of 'execute_tool find_customer'. "
+        "Tool-call arguments are the API's JSON string in both.",
+    )
+
+
+# ---------------------------------------------------------------------------
 
 CASES = [
     case_genai_structured_span,
@@ -1064,6 +1231,7 @@ CASES = [
     case_openllmetry,
     case_openinference,
     case_mastra,
+    case_pydantic_ai,
 ]
 
 
