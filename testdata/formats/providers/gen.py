@@ -1154,6 +1154,148 @@ def case_langchain_message_dicts():
        "order is langchain_core 1.x without HumanMessage/AIMessage 'example'.")
 
 
+# ---------------------------------------------------------------- 8. vercel-experimental-content
+
+def case_vercel_experimental_content():
+    case = "vercel-experimental-content"
+    t = Trace(case, "svc")
+    scope = ("ai", "")
+    fid = "support-chat"
+    cid, wid = "call_Zp4Lq8Xr2Vn6Tb1Kd9Hs3Mw7", "call_Fy7Jc2Qe5Ru9Wa3Ng6Lb1Pt8"
+    user1 = {"role": "user", "content": USER_TEXT}
+    follow = "Thanks. Is that account in good standing?"
+    user2 = {"role": "user", "content": follow}
+    answer2 = "Yes, the account is active."
+    # find_customer has experimental_toToolResultContent: r => [{ type: 'text', text: JSON.stringify(r) }]
+    cust_content = [{"type": "text", "text": jsjson(RECORD)}]
+    tools_lm = [
+        {"type": "function", "name": "find_customer", "description": "Find a customer by free-text query",
+         "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"],
+                        "additionalProperties": False, "$schema": "http://json-schema.org/draft-07/schema#"}},
+        {"type": "function", "name": "get_weather", "description": "Current weather for a city",
+         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+                        "additionalProperties": False, "$schema": "http://json-schema.org/draft-07/schema#"}},
+    ]
+    # response messages of turn 1 (toResponseMessages): assistant {role, content, id}, tool {role, id, content}
+    resp_msgs = [
+        {"role": "assistant", "content": [
+            {"type": "tool-call", "toolCallId": cid, "toolName": "find_customer", "args": CUST_ARGS},
+            {"type": "tool-call", "toolCallId": wid, "toolName": "get_weather", "args": WEATHER_ARGS}],
+         "id": "msg-9XkQ2vR7mLp4Tn8Ws1Yc6Bd3"},
+        {"role": "tool", "id": "msg-4HfJ8sN2qWx6Ze1Vr9Kt3Ga7", "content": [
+            {"type": "tool-result", "toolCallId": cid, "toolName": "find_customer",
+             "result": cust_content, "experimental_content": cust_content},
+            {"type": "tool-result", "toolCallId": wid, "toolName": "get_weather", "result": WEATHER}]},
+        {"role": "assistant", "content": [{"type": "text", "text": FINAL_TEXT}], "id": "msg-7Pb3Ld9Uc5Nx1Qm8Rj4Vs2Ke"},
+    ]
+
+    def lm_prompt(msgs):
+        """convertToLanguageModelPrompt (v4): tool-result -> {type, toolCallId, toolName, result, content:
+        part.experimental_content, isError, providerMetadata}; undefined fields vanish in JSON.stringify."""
+        out = []
+        for m in msgs:
+            if m["role"] == "user":
+                c = m["content"]
+                out.append({"role": "user", "content": [{"type": "text", "text": c}] if isinstance(c, str) else c})
+            elif m["role"] == "assistant":
+                parts = []
+                for p in m["content"]:
+                    if p["type"] == "text" and p["text"] == "":
+                        continue
+                    parts.append(dict(p))
+                out.append({"role": "assistant", "content": parts})
+            else:
+                parts = []
+                for p in m["content"]:
+                    q = {"type": "tool-result", "toolCallId": p["toolCallId"], "toolName": p["toolName"],
+                         "result": p["result"]}
+                    if "experimental_content" in p:
+                        q["content"] = p["experimental_content"]
+                    parts.append(q)
+                out.append({"role": "tool", "content": parts})
+        return out
+
+    def op(opid):
+        return {"operation.name": f"{opid} {fid}", "resource.name": fid, "ai.operationId": opid,
+                "ai.telemetry.functionId": fid, "ai.model.provider": "openai.chat", "ai.model.id": "gpt-4o-mini",
+                "ai.settings.maxRetries": 2}
+
+    def do_generate(label, parent, s, e, msgs, fmt, finish, tool_calls, text, rid, tin, tout):
+        a = op("ai.generateText.doGenerate")
+        a.update({"ai.prompt.format": fmt, "ai.prompt.messages": jsjson(lm_prompt(msgs)),
+                  "ai.prompt.tools": [jsjson(x) for x in tools_lm], "ai.prompt.toolChoice": jsjson({"type": "auto"}),
+                  "gen_ai.system": "openai.chat", "gen_ai.request.model": "gpt-4o-mini",
+                  "ai.response.finishReason": finish})
+        if text:
+            a["ai.response.text"] = text
+        if tool_calls:
+            a["ai.response.toolCalls"] = jsjson(tool_calls)
+        a.update({"ai.response.id": rid, "ai.response.model": "gpt-4o-mini-2024-07-18",
+                  "ai.response.timestamp": "2026-01-01T10:00:01.000Z",
+                  "ai.usage.promptTokens": tin, "ai.usage.completionTokens": tout,
+                  "gen_ai.response.finish_reasons": [finish], "gen_ai.response.id": rid,
+                  "gen_ai.response.model": "gpt-4o-mini-2024-07-18",
+                  "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout})
+        t.span(label, scope, "ai.generateText.doGenerate", KIND_INTERNAL, s, e, a, parent=parent)
+
+    root = t.span("app", ("svc", ""), "support-chat turn", KIND_INTERNAL, 0, 4200, {})
+    # turn 1: generateText({ messages: [user1], tools, maxSteps: 3 })
+    g1a = op("ai.generateText")
+    g1a.update({"ai.prompt": jsjson({"messages": [user1]}), "ai.settings.maxSteps": 3})
+    g1 = t.span("gen1", scope, "ai.generateText", KIND_INTERNAL, 10, 2600, g1a, parent=root)
+    lm_calls = [{"toolCallType": "function", "toolCallId": cid, "toolName": "find_customer", "args": jsjson(CUST_ARGS)},
+                {"toolCallType": "function", "toolCallId": wid, "toolName": "get_weather", "args": jsjson(WEATHER_ARGS)}]
+    do_generate("gen1.step1", g1, 20, 1000, [user1], "messages", "tool-calls", lm_calls, None,
+                "chatcmpl-Bx1aQ2", 120, 46)
+    for (label, name, tc, args, result, s, e) in (("tc1", "find_customer", cid, CUST_ARGS, RECORD, 1010, 1060),
+                                                  ("tc2", "get_weather", wid, WEATHER_ARGS, WEATHER, 1010, 1040)):
+        a = {"operation.name": f"ai.toolCall {fid}", "resource.name": fid, "ai.operationId": "ai.toolCall",
+             "ai.telemetry.functionId": fid, "ai.toolCall.name": name, "ai.toolCall.id": tc,
+             "ai.toolCall.args": jsjson(args), "ai.toolCall.result": jsjson(result)}
+        t.span(label, scope, "ai.toolCall", KIND_INTERNAL, s, e, a, parent=g1)
+    do_generate("gen1.step2", g1, 1070, 2590, [user1] + resp_msgs[:2], "messages", "stop", None, FINAL_TEXT,
+                "chatcmpl-Bx1bR3", 251, 24)
+    t_end = {"ai.response.finishReason": "stop", "ai.response.text": FINAL_TEXT,
+             "ai.usage.promptTokens": 251, "ai.usage.completionTokens": 24}
+    # the outer span gets its response attributes at the end
+    for s in t.scopes[scope]:
+        if s["spanId"] == g1:
+            s["attributes"] += attrs(t_end)
+    # turn 2: generateText({ messages: [user1, ...result.response.messages, user2] }): the raw ai.prompt has
+    # experimental_content, the converted ai.prompt.messages has content
+    hist = [user1] + resp_msgs + [user2]
+    g2a = op("ai.generateText")
+    g2a.update({"ai.prompt": jsjson({"messages": hist}), "ai.settings.maxSteps": 3})
+    g2 = t.span("gen2", scope, "ai.generateText", KIND_INTERNAL, 2700, 4100, g2a, parent=root)
+    do_generate("gen2.step1", g2, 2710, 4090, hist, "messages", "stop", None, answer2, "chatcmpl-Bx1cS4", 290, 9)
+    for s in t.scopes[scope]:
+        if s["spanId"] == g2:
+            s["attributes"] += attrs({"ai.response.finishReason": "stop", "ai.response.text": answer2,
+                                      "ai.usage.promptTokens": 290, "ai.usage.completionTokens": 9})
+    emit(case, [(f"{case}.traces.json", "traces", t.doc())], [
+        {"repo": "vercel/ai", "ref": "v4 (ai 4.2-4.3; stored file id 8857513995)",
+         "path": "packages/ai/core/generate-text/generate-text.ts",
+         "what": "ai.generateText: 'ai.prompt' = JSON.stringify({system, prompt, messages}) (the caller's messages as "
+                 "given); ai.generateText.doGenerate: 'ai.prompt.messages' = stringifyForTelemetry(promptMessagesForStep) "
+                 "(the converted LanguageModelV1 prompt), ai.response.toolCalls; ai.toolCall: ai.toolCall.args / "
+                 "ai.toolCall.result = JSON.stringify(result)"},
+        {"repo": "vercel/ai", "ref": "v4 (ai 4.2-4.3)", "path": "packages/ai/core/prompt/convert-to-language-model-prompt.ts",
+         "what": "tool message parts -> {type: 'tool-result', toolCallId, toolName, result, content: "
+                 "part.experimental_content, isError, providerMetadata}"},
+        {"repo": "vercel/ai", "ref": "v4 (ai 4.2-4.3)", "path": "packages/ai/core/generate-text/to-response-messages.ts",
+         "what": "a tool with experimental_toToolResultContent gets {type: 'tool-result', toolCallId, toolName, result: "
+                 "toToolResultContent(r), experimental_content: toToolResultContent(r)}"},
+    ], "AI SDK v4 generateText with maxSteps and a find_customer tool that has experimental_toToolResultContent "
+       "(result -> [{type: 'text', text: JSON.stringify(result)}]), followed by a second generateText that passes "
+       "result.response.messages back as history. The tool-result part spells the field 'experimental_content' "
+       "only where the caller's messages are recorded verbatim (the second ai.generateText span's ai.prompt); in "
+       "every ai.prompt.messages (doGenerate) the SDK has converted it to 'content', next to 'result' holding the "
+       "same array. The record is also the find_customer ai.toolCall span's ai.toolCall.result. The root "
+       "'support-chat turn' span is the application's own (scope 'svc'), only there to hold both calls in one "
+       "trace. Empty text parts of the first assistant message follow the ai 4.3 toResponseMessages that "
+       "omits them.")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -1164,6 +1306,7 @@ def main():
     case_ollama()
     case_openai_legacy_function()
     case_langchain_message_dicts()
+    case_vercel_experimental_content()
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(CASES, f, indent=1)
         f.write("\n")
