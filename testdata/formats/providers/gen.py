@@ -255,7 +255,49 @@ def case_anthropic_openllmetry():
     })
     # tool spans are written first by the tracer, so keep the model span order by time within the scope
     t.span("chat2", scope, "anthropic.chat", KIND_CLIENT, 1310, 2590, a2, parent=root)
-    emit(case, [(f"{case}.traces.json", "traces", t.doc())], [
+    files = [(f"{case}.traces.json", "traces", t.doc())]
+
+    # the same run through opentelemetry-instrumentation-anthropic 0.62.1 (GenAI semconv since 0.54.0)
+    t = Trace(case + "/semconv", "svc")
+    root, _ = traceloop_workflow_and_tools(t, case + "/semconv", "support", tools, {"end": 2600},
+                                           sdk_version="0.62.1")
+    scope = ("opentelemetry.instrumentation.anthropic", "0.62.1")
+
+    def parts(content):
+        if isinstance(content, str):
+            return [{"type": "text", "content": content}]
+        out = []
+        for b in content:
+            if b["type"] == "tool_use":
+                out.append({"type": "tool_call", "id": b["id"], "name": b["name"], "arguments": b["input"]})
+            elif b["type"] == "text":
+                out.append({"type": "text", "content": b["text"]})
+            elif b["type"] == "tool_result":
+                out.append({"type": "tool_call_response", "id": b["tool_use_id"], "response": b["content"]})
+        return out
+
+    tool_defs = pyjson([
+        {"name": "find_customer", "description": "Find a customer by free-text query",
+         "input_schema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        {"name": "get_weather", "description": "Current weather for a city",
+         "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}])
+    msgs1 = [{"role": "user", "content": USER_TEXT}]
+    msgs2 = msgs1 + [{"role": "assistant", "content": assistant_blocks}, {"role": "user", "content": result_blocks}]
+    for (label, s, e, msgs, out_parts, stop, rid, tin, tout) in (
+            ("chat1", 20, 1200, msgs1, parts(assistant_blocks), "tool_call", "msg_01XbQ2m7Rk4s9TtVw3yZp6Ld", 512, 96),
+            ("chat2", 1310, 2590, msgs2, [{"type": "text", "content": FINAL_TEXT}], "stop",
+             "msg_01Hc5Vn8Wq2r7UuBx4zAp9Me", 790, 31)):
+        a = {"traceloop.workflow.name": "support", "gen_ai.provider.name": "anthropic", "gen_ai.operation.name": "chat",
+             "gen_ai.request.model": "claude-sonnet-4-5", "gen_ai.request.max_tokens": 1024,
+             "gen_ai.input.messages": pyjson([{"role": m["role"], "parts": parts(m["content"])} for m in msgs]),
+             "gen_ai.tool.definitions": tool_defs,
+             "gen_ai.response.model": "claude-sonnet-4-5-20250929", "gen_ai.response.id": rid,
+             "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+             "gen_ai.usage.total_tokens": tin + tout, "gen_ai.response.finish_reasons": [stop],
+             "gen_ai.output.messages": pyjson([{"role": "assistant", "parts": out_parts, "finish_reason": stop}])}
+        t.span(label, scope, "anthropic.chat", KIND_CLIENT, s, e, a, parent=root)
+    files.append((f"{case}.semconv.traces.json", "traces", t.doc()))
+    emit(case, files, [
         {"repo": OLL_REPO, "ref": OLL_REF,
          "path": "packages/opentelemetry-instrumentation-anthropic/opentelemetry/instrumentation/anthropic/span_utils.py",
          "what": "aset_input_attributes: gen_ai.prompt.{i}.content = _dump_content(message['content']) "
@@ -269,11 +311,20 @@ def case_anthropic_openllmetry():
         {"repo": OLL_REPO, "ref": OLL_REF,
          "path": "packages/traceloop-sdk/traceloop/sdk/decorators/base.py",
          "what": "@workflow/@tool spans '<name>.<kind>', traceloop.entity.input/output as json.dumps"},
-    ], "OpenLLMetry Python <= 0.53.4 (from 0.54.0 the instrumentation writes gen_ai.input.messages "
+        {"repo": OLL_REPO, "ref": "93429cfb9767e6b51db6cb35f6b70f758117669a (0.62.1)",
+         "path": "packages/opentelemetry-instrumentation-anthropic/opentelemetry/instrumentation/anthropic/span_utils.py",
+         "what": "(semconv file) _content_to_parts: tool_use -> {type: tool_call, id, name, arguments}, tool_result -> "
+                 "{type: tool_call_response, id: tool_use_id, response: the block's content as given}; "
+                 "gen_ai.input.messages / gen_ai.output.messages (json.dumps), finish reasons mapped (tool_use -> "
+                 "tool_call, end_turn -> stop)"},
+    ], "Two files. anthropic-openllmetry.traces.json: OpenLLMetry Python <= 0.53.4 (from 0.54.0 the instrumentation writes gen_ai.input.messages "
        "instead). The record is in the find_customer tool span's traceloop.entity.output and, as the "
        "JSON-encoded string 'content' of a tool_result block, inside gen_ai.prompt.2.content (a JSON array "
        "string) of the second anthropic.chat span. tool_result blocks carry only tool_use_id: the name comes "
-       "from gen_ai.prompt.1.tool_calls.N (same id) or the tool_use block in gen_ai.prompt.1.content.")
+       "from gen_ai.prompt.1.tool_calls.N (same id) or the tool_use block in gen_ai.prompt.1.content. "
+       "anthropic-openllmetry.semconv.traces.json: the same run through 0.62.1; the record is the string "
+       "'response' of a tool_call_response part in gen_ai.input.messages (the tool_result's content is passed "
+       "through unchanged, so a JSON string stays a string).")
 
 
 # ---------------------------------------------------------------- 2. anthropic-openinference
