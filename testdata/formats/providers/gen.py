@@ -884,10 +884,13 @@ def case_ollama():
          "what": "wraps ollama._client.Client._request (request body = kwargs['json']); span 'ollama.chat' CLIENT, "
                  "gen_ai.system='Ollama', llm.request.type='chat'"},
         {"repo": "ollama/ollama-python", "ref": "25b93290d8cd07b0d00732641f812ee34fd4c989 (v0.6.2)",
-         "path": "ollama/_client.py, ollama/_types.py",
+         "path": "ollama/_client.py",
          "what": "chat(): json=ChatRequest(messages=list(_copy_messages(messages)), ...).model_dump(exclude_none=True); "
-                 "Message fields role, content, thinking, images, tool_name, tool_calls[{function:{name, arguments: "
-                 "Mapping}}]; _copy_messages drops falsy fields"},
+                 "_copy_messages drops falsy fields"},
+        {"repo": "ollama/ollama-python", "ref": "25b93290d8cd07b0d00732641f812ee34fd4c989 (v0.6.2)",
+         "path": "ollama/_types.py",
+         "what": "Message fields role, content, thinking, images, tool_name, tool_calls[{function: {name, arguments: "
+                 "Mapping}}] (no call id)"},
     ], "Parallel calls: one assistant message with two tool_calls (no ids), then two role 'tool' messages in the "
        "same order. The app sends {'role': 'tool', 'content': json.dumps(result), 'tool_name': name} as the Ollama "
        "docs show, but OpenLLMetry writes only gen_ai.prompt.{i}.role = 'tool' and .content: no id and no "
