@@ -1223,6 +1223,186 @@ def case_pydantic_ai():
 
 
 # ---------------------------------------------------------------------------
+# Finish reasons (for agentguard): per convention one trace, a root span and three model calls,
+# cut at the output limit, stopped normally, and an empty reply (no text, no tool call).
+
+CUT_TEXT = "The deploy failed because the migration step timed out while"
+DONE_TEXT = "The incident is resolved; the migration now runs before the deploy."
+FINISH_USER = "Why did last night's deploy fail?"
+
+
+def finish_case(conv, scope, root_name, model_spans, sources, notes, scope_schema=None):
+    """model_spans: list of (name, kind, attributes, finish, empty)."""
+    t = {"genai": 20, "openllmetry": 21, "openinference": 22, "anthropic": 23, "gemini": 24}[conv]
+    T = tid(t)
+    root = sid(t, 1)
+    spans = [span(T, root, root_name, 0, 1000, {})]
+    expect = []
+    for i, (name, kind, a, finish, empty) in enumerate(model_spans):
+        s = sid(t, i + 2)
+        spans.append(span(T, s, name, 10 + 300 * i, 290 + 300 * i, a, parent=root, kind=kind))
+        expect.append({"span_name": name, "span_id": s, "finish": finish, "empty": empty})
+    req = traces([({"name": "support-app"}, spans[:1]), (scope, spans[1:])])
+    if scope_schema:
+        req["resourceSpans"][0]["scopeSpans"][1]["schemaUrl"] = scope_schema
+    f = write("finish-%s.traces.json" % conv, [req])
+    add_case("finish-" + conv, [f], sources, notes, secrets=None, data_class_tools=None, expect=expect)
+
+
+def case_finish():
+    # --- GenAI: openai-v2 through util-genai (latest experimental, SPAN_ONLY): JSON strings on the span
+    def genai_span(finish, text, tout):
+        out = [{"role": "assistant", "parts": [py_text(text)], "finish_reason": finish}]
+        return {
+            "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o", "gen_ai.provider.name": "openai",
+            "server.address": "api.openai.com", "gen_ai.request.max_tokens": 64,
+            "gen_ai.response.finish_reasons": [finish], "gen_ai.response.model": "gpt-4o-2024-08-06",
+            "gen_ai.response.id": "chatcmpl-f", "gen_ai.usage.input_tokens": 40, "gen_ai.usage.output_tokens": tout,
+            "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [py_text(FINISH_USER)]}], separators=(",", ":")),
+            "gen_ai.output.messages": json.dumps(out, separators=(",", ":")),
+        }
+    finish_case(
+        "genai", dict(UTIL_SCOPE), "support-agent run",
+        [("chat gpt-4o", 3, genai_span("length", CUT_TEXT, 64), "length", False),
+         ("chat gpt-4o", 3, genai_span("stop", DONE_TEXT, 14), "stop", False),
+         ("chat gpt-4o", 3, genai_span("stop", "", 0), "stop", True)],
+        [{"repo": PYCONTRIB, "path": OPENAI_V2 + "utils.py", "ref": PYCONTRIB_REF,
+          "what": "_prepare_output_messages: finish_reason = choice.finish_reason or 'error' (OpenAI's value, unmapped); content '' is a text part (_is_text_part), None gives no part"},
+         {"repo": PYCONTRIB, "path": UTIL_GENAI + "_inference_invocation.py", "ref": PYCONTRIB_REF,
+          "what": "gen_ai.response.finish_reasons from invocation.finish_reasons; span messages via get_content_attributes(for_span=True) = compact JSON strings"},
+         {"repo": SEMCONV_GENAI, "path": "model/gen-ai/gen-ai-output-messages.json", "ref": SEMCONV_GENAI_REF,
+          "what": "FinishReason enum stop|length|content_filter|tool_call|compaction|error; output-message finish_reason deprecated in favour of gen_ai.response.finish_reasons"}],
+        "openai-v2 with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental, SPAN_ONLY: gen_ai.response.finish_reasons "
+        "(string array) and finish_reason in each gen_ai.output.messages entry carry OpenAI's own value (length / stop; a tool "
+        "call would be 'tool_calls', not the schema's 'tool_call'). The empty reply is OpenAI content '' with finish 'stop': "
+        "openai-v2 keeps it as one text part with content '' ([{\"content\":\"\",\"type\":\"text\"}]); content null would give "
+        "parts []. Root span: application scope.",
+        scope_schema=UTIL_SCHEMA,
+    )
+
+    # --- OpenLLMetry: Python opentelemetry-instrumentation-openai 0.54.0 (pre-migration)
+    def ollm_span(finish, text, tout):
+        a = {"llm.request.type": "chat", "gen_ai.openai.api_base": "https://api.openai.com/v1/", "gen_ai.system": "openai",
+             "gen_ai.request.model": "gpt-4o", "gen_ai.request.max_tokens": 64, "llm.headers": "None",
+             "llm.is_streaming": False, "gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": FINISH_USER,
+             "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": "chatcmpl-f",
+             "llm.usage.total_tokens": 40 + tout, "gen_ai.usage.output_tokens": tout, "gen_ai.usage.input_tokens": 40}
+        a.update(ollm_py_completion(finish, content=text))
+        return a
+    finish_case(
+        "openllmetry", {"name": "opentelemetry.instrumentation.openai.v1", "version": "0.54.0"}, "support_agent.agent",
+        [("openai.chat", 3, ollm_span("length", CUT_TEXT, 64), "length", False),
+         ("openai.chat", 3, ollm_span("stop", DONE_TEXT, 14), "stop", False),
+         ("openai.chat", 3, ollm_span("stop", "", 0), "stop", True)],
+        [{"repo": OLLM_PY, "path": "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai/shared/chat_wrappers.py", "ref": OLLM_PY_REF,
+          "what": "_set_completions: gen_ai.completion.{index}.finish_reason = choice.finish_reason (raw), role, content"},
+         {"repo": OLLM_PY, "path": "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai/shared/__init__.py", "ref": OLLM_PY_REF,
+          "what": "_set_span_attribute drops None and '': an empty reply has NO gen_ai.completion.0.content attribute"},
+         {"repo": OLLM_PY, "path": "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai/shared/chat_wrappers.py", "ref": OLLM_PY_HEAD,
+          "what": "since March 2026: gen_ai.output.messages with finish_reason mapped through OPENAI_FINISH_REASON_MAP"}],
+        "gen_ai.completion.0.finish_reason is OpenAI's raw value (length, stop, tool_calls, content_filter; content_filter also "
+        "sets content 'FILTERED'). The empty reply has finish_reason stop and role assistant but no "
+        "gen_ai.completion.0.content at all (empty strings are not set). Pre-migration shape (<= 0.54.x). Root span name as the "
+        "traceloop @agent decorator makes it, but written by the application scope here.",
+    )
+
+    # --- OpenInference: Python openinference-instrumentation-openai (llm.finish_reason since May 2026)
+    def oi_span(finish, text, tout):
+        request = {"messages": [{"role": "user", "content": FINISH_USER}], "model": "gpt-4o", "max_tokens": 64}
+        a = {"openinference.span.kind": "LLM", "llm.system": "openai",
+             "input.value": oi_json(request), "input.mime_type": "application/json",
+             "output.value": oi_response_json("chatcmpl-f", finish, text, None, 40, tout),
+             "output.mime_type": "application/json",
+             "llm.invocation_parameters": oi_json({"model": "gpt-4o", "max_tokens": 64}),
+             "llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": FINISH_USER,
+             "llm.provider": "openai", "llm.model_name": "gpt-4o-2024-08-06", "llm.token_count.total": 40 + tout,
+             "llm.token_count.prompt": 40, "llm.token_count.completion": tout}
+        a.update(oi_output(finish, content=text))
+        return a
+    finish_case(
+        "openinference", {"name": "openinference.instrumentation.openai", "version": "0.1.54"}, "support_agent",
+        [("ChatCompletion", 1, oi_span("length", CUT_TEXT, 64), "length", False),
+         ("ChatCompletion", 1, oi_span("stop", DONE_TEXT, 14), "stop", False),
+         ("ChatCompletion", 1, oi_span("stop", "", 0), "stop", True)],
+        [{"repo": OI, "path": OI_OPENAI + "_response_attributes_extractor.py", "ref": OI_REF,
+          "what": "llm.finish_reason = choices[0].finish_reason (raw OpenAI value, first choice only); message.content only when truthy"},
+         {"repo": OI, "path": "python/openinference-semantic-conventions/src/openinference/semconv/trace/__init__.py", "ref": OI_REF,
+          "what": "LLM_FINISH_REASON = 'llm.finish_reason' (semantic conventions 0.1.29, 2026-04-21; openai instrumentation since #3056, 2026-05-05)"}],
+        "OpenInference has llm.finish_reason (added April/May 2026); before that the finish reason was only inside output.value "
+        "(the response JSON: choices[0].finish_reason), which is still written. Values are the provider's raw ones. The empty "
+        "reply has llm.finish_reason stop and llm.output_messages.0.message.role but no message.content (empty strings are "
+        "skipped); output.value shows \"content\":\"\". The root span is the application's (scope support-app), as in "
+        "every finish-* file.",
+    )
+
+    # --- Anthropic stop_reason through @arizeai/openinference-instrumentation-anthropic 0.2.8 (as in testdata/sdk)
+    def anth_span(stop, text, tout):
+        content = [{"type": "text", "text": text}] if text else []
+        msg = {"id": "msg_f", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": content,
+               "stop_reason": stop, "stop_sequence": None, "usage": {"input_tokens": 40, "output_tokens": tout}}
+        a = {"openinference.span.kind": "LLM", "llm.model_name": "claude-sonnet-4-5",
+             "llm.request.model_name": "claude-sonnet-4-5",
+             "input.value": jcompact({"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": FINISH_USER}]}),
+             "input.mime_type": "application/json",
+             "llm.invocation_parameters": jcompact({"model": "claude-sonnet-4-5", "max_tokens": 64}),
+             "llm.system": "anthropic", "llm.provider": "anthropic",
+             "llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": FINISH_USER,
+             "output.value": jcompact(msg), "output.mime_type": "application/json",
+             "llm.response.model_name": "claude-sonnet-4-5", "llm.finish_reason": stop,
+             "llm.output_messages.0.message.role": "assistant"}
+        if text:
+            a["llm.output_messages.0.message.contents.0.message_content.type"] = "text"
+            a["llm.output_messages.0.message.contents.0.message_content.text"] = text
+        a.update({"llm.token_count.prompt": 40, "llm.token_count.completion": tout, "llm.token_count.total": 40 + tout})
+        return a
+    finish_case(
+        "anthropic", {"name": "@arizeai/openinference-instrumentation-anthropic", "version": "0.2.8"}, "support-agent",
+        [("Anthropic Messages", 1, anth_span("max_tokens", CUT_TEXT, 64), "length", False),
+         ("Anthropic Messages", 1, anth_span("end_turn", DONE_TEXT, 14), "stop", False),
+         ("Anthropic Messages", 1, anth_span("end_turn", "", 0), "stop", True)],
+        [{"repo": "agentotel/agentotel", "path": "testdata/sdk/anthropic-openinference/traces.json", "ref": "main",
+          "what": "real capture: span 'Anthropic Messages', llm.finish_reason = 'tool_use' / 'end_turn' (Anthropic's stop_reason unmapped), output contents as message.contents.{i}.message_content.type/text"},
+         {"repo": "npm:@arizeai/openinference-instrumentation-anthropic", "path": "dist/esm/instrumentation.js", "ref": "0.2.8 (the installed package of testdata/sdk/anthropic-openinference; the GitHub snapshot of Arize-ai/openinference available here has the JS package at 0.1.21, without llm.finish_reason)",
+          "what": "getAnthropicFinishReasonAttributes: {llm.finish_reason: stop_reason}; getAnthropicOutputMessagesAttributes: role always, one contents entry per content block (none for content [])"}],
+        "Anthropic's stop_reason is passed through unmapped as llm.finish_reason: max_tokens (cut), end_turn (normal), also "
+        "tool_use, stop_sequence, pause_turn, refusal. The empty reply is content [] with stop_reason end_turn: only "
+        "llm.output_messages.0.message.role is written, and output.value has \"content\":[]. Not covered: Anthropic through "
+        "GenAI-semconv instrumentations (no Anthropic instrumentation in opentelemetry-python-contrib at this commit).",
+    )
+
+    # --- Gemini finishReason through opentelemetry-instrumentation-google-genai (python-contrib)
+    def gem_span(reason_enum, text, tout):
+        # _update_finish_reasons: FinishReason.name.lower(); message._to_finish_reason: STOP->stop, MAX_TOKENS->length
+        fr_attr = reason_enum.lower()
+        fr_msg = {"STOP": "stop", "MAX_TOKENS": "length"}[reason_enum]
+        out = [] if text is None else [{"role": "assistant", "parts": [py_text(text)], "finish_reason": fr_msg}]
+        return {"code.function.name": "google.genai.Models.generate_content", "gen_ai.request.model": "gemini-2.5-flash",
+                "gen_ai.operation.name": "generate_content", "gen_ai.system": "gemini",
+                "gen_ai.request.max_tokens": 64,
+                "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [py_text(FINISH_USER)]}], separators=(",", ":")),
+                "gen_ai.output.messages": json.dumps(out, separators=(",", ":")),
+                "gen_ai.usage.input_tokens": 40, "gen_ai.usage.output_tokens": tout,
+                "gen_ai.response.finish_reasons": [fr_attr]}
+    finish_case(
+        "gemini", {"name": "opentelemetry.instrumentation.google_genai", "version": "0.8b0.dev"}, "support-agent run",
+        [("generate_content gemini-2.5-flash", 1, gem_span("MAX_TOKENS", CUT_TEXT, 64), "length", False),
+         ("generate_content gemini-2.5-flash", 1, gem_span("STOP", DONE_TEXT, 14), "stop", False),
+         ("generate_content gemini-2.5-flash", 1, gem_span("STOP", None, 0), "stop", True)],
+        [{"repo": PYCONTRIB, "path": "instrumentation-genai/opentelemetry-instrumentation-google-genai/src/opentelemetry/instrumentation/google_genai/generate_content.py", "ref": PYCONTRIB_REF,
+          "what": "span 'generate_content <model>'; gen_ai.response.finish_reasons = sorted({FinishReason.name.lower().removeprefix('finish_reason_')}) -> 'max_tokens', 'stop', 'safety', ...; messages on the span via gen_ai_json_dumps (output messages always set, '[]' when none)"},
+         {"repo": PYCONTRIB, "path": "instrumentation-genai/opentelemetry-instrumentation-google-genai/src/opentelemetry/instrumentation/google_genai/message.py", "ref": PYCONTRIB_REF,
+          "what": "to_output_messages: a candidate without content gives no output message; _to_finish_reason: STOP->stop, MAX_TOKENS->length, UNSPECIFIED/OTHER->error, else the enum name (e.g. SAFETY)"},
+         {"repo": "agentotel/agentotel", "path": "docs/fixtures.md", "ref": "main",
+          "what": "ADK's empty Gemini reply: finishReason STOP and no content (adk-js capture)"}],
+        "The same Gemini finishReason appears twice, in two vocabularies: gen_ai.response.finish_reasons has the enum name "
+        "lower-cased (max_tokens, stop), the output messages' finish_reason the GenAI value (length, stop; SAFETY etc. stay "
+        "upper-case enum names). The empty reply is a candidate with finishReason STOP and no content (as ADK shows it): "
+        "gen_ai.output.messages = \"[]\", finish_reasons [\"stop\"]. Span kind INTERNAL (start_as_current_span default).",
+        scope_schema="https://opentelemetry.io/schemas/1.30.0",
+    )
+
+
+# ---------------------------------------------------------------------------
 
 CASES = [
     case_genai_structured_span,
@@ -1232,6 +1412,7 @@ CASES = [
     case_openinference,
     case_mastra,
     case_pydantic_ai,
+    case_finish,
 ]
 
 
