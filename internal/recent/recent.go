@@ -18,10 +18,11 @@ type Evicted struct {
 
 // Map is a bounded, expiring map. It is not safe for concurrent use.
 type Map[V any] struct {
-	max   int
-	ttl   time.Duration
-	byKey map[string]*list.Element
-	order *list.List // of *entry[V], least recently put first
+	max     int
+	ttl     time.Duration
+	byKey   map[string]*list.Element
+	order   *list.List // of *entry[V], least recently put first
+	onEvict func(key string, v V, byAge bool)
 }
 
 type entry[V any] struct {
@@ -45,7 +46,7 @@ func (m *Map[V]) Put(key string, v V, now time.Time) Evicted {
 		return ev
 	}
 	if len(m.byKey) >= m.max {
-		m.remove(m.order.Front())
+		m.evict(m.order.Front(), false)
 		ev.Capacity++
 	}
 	m.byKey[key] = m.order.PushBack(&entry[V]{key: key, value: v, at: now})
@@ -76,10 +77,32 @@ func (m *Map[V]) Len() int { return len(m.byKey) }
 func (m *Map[V]) Expire(now time.Time) Evicted {
 	var ev Evicted
 	for el := m.order.Front(); el != nil && now.Sub(el.Value.(*entry[V]).at) > m.ttl; el = m.order.Front() {
-		m.remove(el)
+		m.evict(el, true)
 		ev.Age++
 	}
 	return ev
+}
+
+// OnEvict registers fn to see every entry the map evicts, by capacity or by age (not those Deleted):
+// state that ends when it leaves the map can report how it ended.
+func (m *Map[V]) OnEvict(fn func(key string, v V, byAge bool)) { m.onEvict = fn }
+
+// EvictOldest evicts the least recently put entry, as capacity would; false when the map is empty.
+func (m *Map[V]) EvictOldest() bool {
+	el := m.order.Front()
+	if el == nil {
+		return false
+	}
+	m.evict(el, false)
+	return true
+}
+
+func (m *Map[V]) evict(el *list.Element, byAge bool) {
+	e := el.Value.(*entry[V])
+	m.remove(el)
+	if m.onEvict != nil {
+		m.onEvict(e.key, e.value, byAge)
+	}
 }
 
 func (m *Map[V]) remove(el *list.Element) {

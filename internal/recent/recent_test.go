@@ -82,3 +82,30 @@ func TestDeleteThenPutAgain(t *testing.T) {
 		t.Fatalf("got %d %v len %d", v, ok, m.Len())
 	}
 }
+
+func TestOnEvictSeesEveryEvictionButNotDeletes(t *testing.T) {
+	m := New[int](2, time.Minute)
+	type seen struct {
+		key   string
+		v     int
+		byAge bool
+	}
+	var got []seen
+	m.OnEvict(func(k string, v int, byAge bool) { got = append(got, seen{k, v, byAge}) })
+	m.Put("a", 1, t0)
+	m.Put("b", 2, t0)
+	m.Put("c", 3, t0) // a leaves by capacity
+	m.Delete("b")     // not an eviction
+	m.Put("d", 4, t0.Add(30*time.Second))
+	m.Expire(t0.Add(61 * time.Second)) // c leaves by age
+	if !m.EvictOldest() {              // d leaves by capacity
+		t.Fatal("EvictOldest on a non-empty map")
+	}
+	if m.EvictOldest() {
+		t.Fatal("EvictOldest on an empty map")
+	}
+	want := []seen{{"a", 1, false}, {"c", 3, true}, {"d", 4, false}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("evicted %v, want %v", got, want)
+	}
+}
