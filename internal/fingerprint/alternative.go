@@ -117,24 +117,22 @@ func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int) (int, bool) {
 	for limit := 256; ; limit *= 4 {
 		seg := text[:min(len(text), limit)]
 		// reliable is how much of each decoding is certainly what decoding all of text gives:
-		// all of it, or, when seg cuts text short, what the escapes that start far enough from
-		// the cut (a complete escape is at most maxEscapeLen bytes) decode to.
+		// all of it, or, when seg cuts text short, what the escapes that end before the cut, or
+		// before the unreliable part of the decoding below, decode to.
+		truncated := len(seg) < len(text)
 		reliable := len(seg)
-		if len(seg) < len(text) {
-			reliable -= maxEscapeLen - 1
-		}
 		again := false
 		src := seg
 		for k := range levels {
 			lv := &sc.local[k]
 			lv.decode(src)
-			if reliable < len(src) {
-				reliable = lv.decodedUpTo(max(0, reliable))
+			if truncated {
+				reliable = lv.decodedUpTo(max(0, reliable-(maxEscapeLen-1)))
 			} else {
 				reliable = len(lv.text)
 			}
 			end, ok, reach := sc.regionAtStart(sets, lv.text)
-			if reliable < len(lv.text) && (reliable < minFragment+WindowLen || reach+Stride+WindowLen > reliable) {
+			if truncated && (reliable < minFragment+WindowLen || reach+Stride+WindowLen > reliable) {
 				again = true
 				break
 			}

@@ -91,13 +91,17 @@ func TestUnrelatedTextComesBackIdentical(t *testing.T) {
 }
 
 // TestEncodedLeavesAreWithheld encodes leaves zero to three times with random escapes, puts them
-// among random bytes and checks neither the leaf nor its encoding survives.
+// among random bytes and checks neither the leaf nor its encoding survives. Half the leaves are
+// made of the bytes that escapes are made of.
 func TestEncodedLeavesAreWithheld(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	leaves := append(customerLeaves(200), []byte("tab\there"), []byte(`"quoted"`), []byte(`back\slash`), []byte("😀 emoji"))
+	for range 200 {
+		leaves = append(leaves, escapeLikeLeaf(r))
+	}
 	record := setOf(leaves...)
 	var sc Scanner
-	for i := range 5000 {
+	for i := range 20000 {
 		leaf := leaves[r.IntN(len(leaves))]
 		enc := leaf
 		for range i % 4 {
@@ -111,6 +115,19 @@ func TestEncodedLeavesAreWithheld(t *testing.T) {
 	}
 }
 
+// TestLongEncodingAfterAStrayBackslash: reading from inside an escape decodes a bounded part of
+// the text at first, and only the part of each decoding that does not depend on the bytes cut
+// off counts; a leaf whose encoding is longer than that is still found whole. The text is a
+// case the randomised test found: the leaf encoded three times, after a stray backslash.
+func TestLongEncodingAfterAStrayBackslash(t *testing.T) {
+	leaf := []byte("CbBeé2😀b")
+	text := []byte("0\"a\xc3z,c1\\\\\\\\u00750\\u00304\\u0033\\\\\\\\u\\\\u\\u00300\\u0033\\u0030\\\\\\u00750\\u0030306\\\\u003\\u0032\\\\\\u0075\\u0030\\u003042eé\\u0032\\\\\\u005c\\u005C\\u00750\\u0030\\u0037\\u0035\\u0064\\u005c\\u0075\\u00300383\\\\\\u0075\\u0030\\u00306\\u0034\\\\\\u005C\\\\u\\u0030\\u00307\\u0035d\\u005Cu\\u00300\\u00365\\\\u\\u0030\\u0030\\u00330\\\\u00\\u00330\\\\\\u00750\\u0030\\u003620Bf11\\d442F")
+	var sc Scanner
+	if got, _ := sc.RedactText(nil, []*Set{setOf(leaf)}, text); string(got) != "0\"a\xc3z,c1\\[withheld]0Bf11\\d442F" {
+		t.Errorf("got %q", got)
+	}
+}
+
 // TestLeafAcrossTheMarker: a leaf that begins with the marker's last byte is formed again where a
 // marker meets the text after it; the output is searched again until it holds none.
 func TestLeafAcrossTheMarker(t *testing.T) {
@@ -120,6 +137,22 @@ func TestLeafAcrossTheMarker(t *testing.T) {
 	if bytes.Contains(got, leaf) {
 		t.Errorf("got %q", got)
 	}
+}
+
+// escapeLikeLeaf returns a leaf of 8 to 37 bytes drawn from the characters escapes are made
+// of, and two multi-byte ones.
+func escapeLikeLeaf(r *rand.Rand) []byte {
+	const alphabet = "\\\"/unbtrf0123456789abcdefABCDEF xyz\n\t"
+	n := 8 + r.IntN(30)
+	b := make([]byte, 0, n)
+	for len(b) < n {
+		if r.IntN(10) == 0 {
+			b = append(b, []string{"é", "😀"}[r.IntN(2)]...)
+			continue
+		}
+		b = append(b, alphabet[r.IntN(len(alphabet))])
+	}
+	return b
 }
 
 // randomBytes returns up to n bytes drawn mostly from the characters that matter to escaping.

@@ -1,0 +1,144 @@
+package fingerprint
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// FuzzInvariant checks the promise: once a leaf is added, a text that holds it verbatim, or
+// JSON-encoded up to three times with any mix of escapes, anywhere among any bytes, comes back
+// without the leaf and without that encoding of it.
+func FuzzInvariant(f *testing.F) {
+	for _, seed := range []struct {
+		leaf, prefix, suffix string
+		levels               uint8
+	}{
+		{"Jane Roe-Whitfield", "hello ", " has one order", 0},
+		{"Zoë Whitfield", `{"name": "`, `"}`, 1},
+		{`n"ice day`, `\`, ``, 1},
+		{"12 Acme St", `\u00`, `!`, 2},
+		{"tab\there \"q\" \\ 😀", `\\\`, `\`, 3},
+		{"]Zzzzzzz", "", "Zzzzzzz", 0},
+	} {
+		f.Add([]byte(seed.leaf), []byte(seed.prefix), []byte(seed.suffix), uint64(len(seed.prefix)), seed.levels)
+	}
+	f.Fuzz(func(t *testing.T, leaf, prefix, suffix []byte, seed uint64, levels uint8) {
+		// A leaf that is part of the marker cannot be made absent: the marker is what replaces it.
+		if len(leaf) < WindowLen || bytes.Contains([]byte(countsonly.Withheld), leaf) {
+			return
+		}
+		enc := leaf
+		if utf8.Valid(leaf) { // an encoder can only write text
+			r := rand.New(rand.NewPCG(seed, ^seed))
+			for range levels % (maxLevels + 1) {
+				enc = encodeJSON(r, enc)
+			}
+		}
+		text := append(append(append([]byte(nil), prefix...), enc...), suffix...)
+		sets := []*Set{setOf(leaf)}
+		var sc Scanner
+		if !sc.Hit(sets, text) {
+			t.Fatalf("Hit found no %q in %q", leaf, text)
+		}
+		got, changed := sc.RedactText(nil, sets, text)
+		if !changed || bytes.Contains(got, leaf) || bytes.Contains(got, enc) {
+			t.Fatalf("leaf %q as %q in %q\nredacted to %q", leaf, enc, text, got)
+		}
+	})
+}
+
+// FuzzUnrelatedText checks the other half: text that shares no 8-byte window with any leaf, and
+// has no escapes that could hide one, comes back byte for byte.
+func FuzzUnrelatedText(f *testing.F) {
+	f.Add([]byte("Jane Roe-Whitfield"), []byte("Dr. Whitfield, Jane Roe and Roe-Whitfield"))
+	f.Add([]byte("jane.roe@example.com"), []byte("see www.example.com"))
+	f.Fuzz(func(t *testing.T, leaf, text []byte) {
+		text = bytes.ReplaceAll(text, []byte(`\`), nil)
+		for i := 0; i+WindowLen <= len(text); i++ {
+			if bytes.Contains(leaf, text[i:i+WindowLen]) {
+				return
+			}
+		}
+		sets := []*Set{setOf(leaf)}
+		var sc Scanner
+		if got, changed := sc.RedactText(nil, sets, text); changed || !bytes.Equal(got, text) {
+			t.Fatalf("leaf %q: %q rewritten to %q", leaf, text, got)
+		}
+	})
+}
+
+// FuzzRedact feeds arbitrary bytes, remembered in part as leaves, to every entry point: nothing
+// panics, RedactText reports every change, RedactJSON accepts exactly the valid documents, leaves
+// dst alone on error, writes valid JSON, and leaves no key, number or plain string that still
+// holds a withheld region. Hit on a whole document finds whatever holds a region in one of its
+// strings, which is what lets RedactJSON return early.
+func FuzzRedact(f *testing.F) {
+	f.Add([]byte(`{"name":"Jane Roe-Whitfield","c":"{\"n\":\"Jane Roe-Whitfield\"}","p":5550100123}`), uint8(5))
+	f.Add([]byte(`["\\u004aane Roe", "Jane Roe!", "\u00e9\u00e9\u00e9\u00e9"]`), uint8(2))
+	f.Add([]byte("\\\\\\n\x00\xff{"), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, cuts uint8) {
+		s := NewSet(4096)
+		s.AddJSONLeaves(data, nil)
+		if len(data) > 0 {
+			for i := range int(cuts % 8) {
+				from := (i * 37) % len(data)
+				s.AddLeaf(data[from:min(len(data), from+8+i*5)])
+			}
+		}
+		sets := []*Set{s}
+		var sc Scanner
+		text, changed := sc.RedactText(nil, sets, data)
+		if !changed && !bytes.Equal(text, data) {
+			t.Fatalf("RedactText changed %q to %q without saying so", data, text)
+		}
+		out, _, err := sc.RedactJSON([]byte("x"), sets, data, nil)
+		if valid := jsonraw.Valid(data); err != nil || !valid {
+			if err == nil || valid || string(out) != "x" {
+				t.Fatalf("RedactJSON(%q): err %v, valid %v, dst %q", data, err, valid, out)
+			}
+			return
+		}
+		if !jsonraw.Valid(out[1:]) {
+			t.Fatalf("RedactJSON(%q) wrote invalid JSON %q", data, out[1:])
+		}
+		out = out[1:]
+		checkNoRegionLeft(t, &sc, sets, out[jsonraw.SkipSpace(out, 0):], data)
+	})
+}
+
+// checkNoRegionLeft walks the redacted document v and fails where a key, number or string that
+// does not hold a stringified document still holds a withheld region (the marker itself aside:
+// a fuzzed leaf may be part of it). Where RedactJSON returned early because Hit found nothing in
+// the whole document, this checks the document itself.
+func checkNoRegionLeft(t *testing.T, sc *Scanner, sets []*Set, v, doc []byte) {
+	t.Helper()
+	holds := func(b []byte) bool { return !bytes.Equal(b, []byte(countsonly.Withheld)) && sc.Hit(sets, b) }
+	switch v[0] {
+	case '{':
+		jsonraw.EachMember(v, func(m jsonraw.Member) {
+			if holds(m.Key[1 : len(m.Key)-1]) {
+				t.Fatalf("key %s of %q still holds a leaf", m.Key, doc)
+			}
+			checkNoRegionLeft(t, sc, sets, m.Value, doc)
+		})
+	case '[':
+		jsonraw.EachElement(v, func(e []byte, _ int) { checkNoRegionLeft(t, sc, sets, e, doc) })
+	case '"':
+		inner, _ := jsonraw.AppendUnquote(nil, v)
+		if jsonraw.IsContainer(inner) && jsonraw.Valid(inner) {
+			return // judged value by value inside; a region across its values is the known limit
+		}
+		if holds(v[1 : len(v)-1]) {
+			t.Fatalf("string %s of %q still holds a leaf", v, doc)
+		}
+	default:
+		if holds(v) {
+			t.Fatalf("number %s of %q still holds a leaf", v, doc)
+		}
+	}
+}
