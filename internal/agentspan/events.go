@@ -1,34 +1,42 @@
 package agentspan
 
 import (
-	"strings"
-
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
-// ToolMessageID returns the call id of an older GenAI tool-result event (a span event or log record
-// named gen_ai.tool.message), read from its attributes or, for log records, its map body. The result
-// itself is the event's "content".
-func ToolMessageID(eventName string, attrs pcommon.Map, body pcommon.Value) (string, bool) {
-	if eventName != GenAIToolMessageEvent {
-		return "", false
+// addMessageEvent reads a per-message event (a span event or log record such as gen_ai.tool.message or
+// gen_ai.assistant.message) as one message: its attributes and its body's members are the message's
+// members, its name says the role. A string body is the message's content.
+func (w *Withholder) addMessageEvent(role pcommon.Value, attrs pcommon.Map, body pcommon.Value) {
+	w.beginDoc(body, nil)
+	var o object
+	var kept [8]inner
+	count := 0
+	read := func(k string, v pcommon.Value) bool {
+		key, n := jsonraw.StringBytes(k), otlpNode(v)
+		o.read(key, n)
+		count = keep(&kept, count, key, n)
+		return true
 	}
-	for _, m := range []pcommon.Map{attrs, bodyMap(body)} {
-		for _, key := range []string{"id", genAIToolCallID, "tool_call_id"} {
-			if id := str(m, key); id != "" {
-				return strings.TrimSpace(id), true
-			}
-		}
+	attrs.Range(read)
+	switch body.Type() {
+	case pcommon.ValueTypeMap:
+		body.Map().Range(read)
+	case pcommon.ValueTypeStr:
+		read("content", body)
+	case pcommon.ValueTypeSlice:
+		count = keep(&kept, count, nil, otlpNode(body))
 	}
-	return "", true
-}
-
-// ToolMessageContentKey is where a gen_ai.tool.message event keeps the result.
-const ToolMessageContentKey = "content"
-
-func bodyMap(body pcommon.Value) pcommon.Map {
-	if body.Type() == pcommon.ValueTypeMap {
-		return body.Map()
+	if role.Type() == pcommon.ValueTypeStr {
+		o.role = otlpNode(role)
 	}
-	return pcommon.NewMap()
+	w.dispatch(&o, inNone, kept[:], count, func() {
+		attrs.Range(func(k string, v pcommon.Value) bool {
+			w.visit(otlpNode(v), contextOf(jsonraw.StringBytes(k)))
+			return true
+		})
+		w.visit(otlpNode(body), inNone)
+	})
 }

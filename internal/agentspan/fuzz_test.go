@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
@@ -17,7 +19,7 @@ import (
 // shaper cannot read becomes the withheld marker.
 type countsShaper struct{ s *countsonly.Shaper }
 
-func (c countsShaper) ShapeJSON(dst, raw []byte) []byte {
+func (c countsShaper) ShapeJSON(dst, raw []byte, _ int32) []byte {
 	if len(raw) > 0 && raw[0] == '"' {
 		text, ok := jsonraw.Unquote(raw)
 		if !ok {
@@ -32,6 +34,10 @@ func (c countsShaper) ShapeJSON(dst, raw []byte) []byte {
 	return out
 }
 
+func (c countsShaper) Unreadable(string, int32) string { return withheldWhole }
+
+func (c countsShaper) ShapeValue(v pcommon.Value, _ int32) { v.SetStr(countsonly.Withheld) }
+
 func (c countsShaper) ShapeText(s string) string {
 	b := []byte(s)
 	if !countsonly.LooksLikeJSON(b) {
@@ -44,11 +50,14 @@ func (c countsShaper) ShapeText(s string) string {
 	return string(out)
 }
 
-// everyOther withholds every call whose (trimmed) id has an even length, so both withheld and kept
-// calls turn up in fuzzed transcripts.
+// everyOther withholds every call whose (trimmed) id or tool name has an even length, so both
+// withheld and kept calls turn up in fuzzed transcripts.
 type everyOther struct{}
 
-func (everyOther) Withheld(id, _ []byte) bool { return len(id)%2 == 0 }
+func (everyOther) ToolShaped(name []byte) bool        { return len(name)%2 == 0 }
+func (everyOther) CallShaped(_ int32, id []byte) bool { return len(id)%2 == 0 }
+func (everyOther) TraceShaped(int32) bool             { return false }
+func (everyOther) Remember(int32, []byte)             {}
 
 // depth returns the nesting depth of valid JSON, by the standard tokenizer.
 func depth(doc []byte) int {
@@ -96,42 +105,46 @@ func FuzzWithhold(f *testing.F) {
 	}
 	shaper := countsShaper{countsonly.New(countsonly.DefaultKeptKeys(), countsonly.Limits{})}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, key := range []string{genAIInputMessages, oiInputValue} {
-			attrs := attrsOf(t, map[string]any{key: string(data), "other": string(data)})
-			Withhold(attrs, everyOther{}, shaper, true)
-			got := get(t, attrs, key)
-			if other := get(t, attrs, "other"); other != string(data) {
-				t.Fatalf("an attribute that is no transcript changed: %q", other)
+		valid := json.Valid(data) && utf8.Valid(data) && depth(data) <= jsonraw.DefaultMaxDepth
+		// A declared transcript (gen_ai.input.messages) must be a JSON container from its first byte,
+		// or it is withheld whole; input.value may hold plain text, which is left to the content
+		// search; any other attribute is read when it is JSON. JSON read comes out JSON.
+		attrs := attrsOf(t, map[string]any{"gen_ai.input.messages": string(data), "input.value": string(data), "other": string(data)})
+		Withhold(attrs, everyOther{}, shaper, true)
+		strict := get(t, attrs, "gen_ai.input.messages")
+		switch {
+		case len(data) == 0 || data[0] != '{' && data[0] != '[' || !jsonraw.Valid(data):
+			if strict != withheldWhole {
+				t.Fatalf("unreadable transcript %q came out as %q, want it withheld whole", data, strict)
 			}
+		case valid && !json.Valid([]byte(strict)):
+			t.Fatalf("valid transcript %q came out invalid: %q", data, strict)
+		}
+		for _, key := range []string{"input.value", "other"} {
+			got := get(t, attrs, key)
 			switch {
-			case !jsonraw.IsContainer(data):
+			case !jsonraw.Valid(data) || !jsonraw.IsContainer(data):
 				if got != string(data) {
-					t.Fatalf("%s: non-JSON text %q changed to %q", key, data, got)
+					t.Fatalf("%s: text that is not JSON %q changed to %q", key, data, got)
 				}
-			case json.Valid(data) && utf8.Valid(data) && depth(data) <= jsonraw.MaxDepth:
-				if !json.Valid([]byte(got)) {
-					t.Fatalf("%s: valid JSON %q came out invalid: %q", key, data, got)
-				}
-			case !jsonraw.Valid(data):
-				if got != withheldWhole {
-					t.Fatalf("%s: unreadable %q came out as %q, want it withheld whole", key, data, got)
-				}
+			case valid && !json.Valid([]byte(got)):
+				t.Fatalf("%s: valid JSON %q came out invalid: %q", key, data, got)
 			}
 		}
 	})
 }
 
 // TestWithholdTooDeepIsWithheldWhole pins what the fuzz target allows past the walker's nesting limit:
-// valid JSON deeper than jsonraw.MaxDepth is withheld whole, as the JSON string "[withheld]".
+// valid JSON deeper than jsonraw.DefaultMaxDepth is withheld whole, as the JSON string "[withheld]".
 func TestWithholdTooDeepIsWithheldWhole(t *testing.T) {
-	deep := bytes.Repeat([]byte("["), jsonraw.MaxDepth+1)
-	deep = append(deep, bytes.Repeat([]byte("]"), jsonraw.MaxDepth+1)...)
+	deep := bytes.Repeat([]byte("["), jsonraw.DefaultMaxDepth+1)
+	deep = append(deep, bytes.Repeat([]byte("]"), jsonraw.DefaultMaxDepth+1)...)
 	if !json.Valid(deep) {
 		t.Fatal("test bug")
 	}
-	attrs := attrsOf(t, map[string]any{genAIInputMessages: string(deep)})
+	attrs := attrsOf(t, map[string]any{"gen_ai.input.messages": string(deep)})
 	Withhold(attrs, everyOther{}, countsShaper{countsonly.New(nil, countsonly.Limits{})}, false)
-	if got := get(t, attrs, genAIInputMessages); got != withheldWhole {
+	if got := get(t, attrs, "gen_ai.input.messages"); got != withheldWhole {
 		t.Errorf("too deep: %q", got)
 	}
 }

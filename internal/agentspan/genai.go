@@ -1,56 +1,57 @@
 package agentspan
 
-import (
-	"strings"
+import "strings"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
-)
-
-// GenAI semantic conventions: gen_ai.operation.name says what the span is.
-const (
-	genAIOperation      = "gen_ai.operation.name"
-	genAIAgentName      = "gen_ai.agent.name"
-	genAIToolName       = "gen_ai.tool.name"
-	genAIToolCallID     = "gen_ai.tool.call.id"
-	genAIToolArgs       = "gen_ai.tool.call.arguments"
-	genAIToolResult     = "gen_ai.tool.call.result"
-	genAIInputMessages  = "gen_ai.input.messages"
-	genAIOutputMessages = "gen_ai.output.messages"
-	// GenAIToolMessageEvent is the older per-message event (span event or log record) for a tool result.
-	GenAIToolMessageEvent = "gen_ai.tool.message"
-)
-
-var genAIStructural = []string{
-	genAIOperation, genAIAgentName, "gen_ai.agent.id", genAIToolName, genAIToolCallID, "gen_ai.tool.type",
-	"gen_ai.tool.description", "gen_ai.provider.name", "gen_ai.system", "gen_ai.request.model",
-	"gen_ai.response.model", "gen_ai.response.id", "gen_ai.response.finish_reasons",
-	"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.conversation.id",
-	"gen_ai.request.temperature", "gen_ai.request.max_tokens",
-}
-
-func recognizeGenAI(name string, attrs pcommon.Map) (View, bool) {
-	op := str(attrs, genAIOperation)
-	if op == "" {
-		return View{}, false
-	}
-	v := View{Convention: GenAI, Agent: str(attrs, genAIAgentName)}
-	switch op {
-	case "invoke_agent", "create_agent":
-		v.Role = RoleAgent
-	case "execute_tool":
-		v.Role = RoleTool
-		v.Tool = str(attrs, genAIToolName)
-		if v.Tool == "" {
-			// The span name is "execute_tool {gen_ai.tool.name}" when the attribute is missing.
-			v.Tool = strings.TrimSpace(strings.TrimPrefix(name, "execute_tool"))
+// genAI is the OpenTelemetry GenAI semantic conventions: gen_ai.operation.name says what a span is.
+// Transcripts are gen_ai.input.messages / gen_ai.output.messages, JSON text or OTLP structured values,
+// on model spans and on gen_ai.client.inference.operation.details events; older instrumentations
+// emit one event per message (gen_ai.user.message ... gen_ai.choice) as span events or log records.
+var genAI = Convention{
+	Name: "genai",
+	Claim: func(s Span) (Role, bool) {
+		op := str(s.Attrs, "gen_ai.operation.name")
+		if op == "" {
+			return RoleOther, false
 		}
-		v.CallID = strings.TrimSpace(str(attrs, genAIToolCallID))
-		v.ArgsKey = firstPresent(attrs, genAIToolArgs)
-		v.ResultKey = firstPresent(attrs, genAIToolResult)
-	case "chat", "text_completion", "generate_content":
-		v.Role = RoleModel
-	default:
-		v.Role = RoleOther
-	}
-	return v, true
+		switch op {
+		case "invoke_agent", "create_agent":
+			return RoleAgent, true
+		case "execute_tool":
+			return RoleTool, true
+		case "chat", "text_completion", "generate_content":
+			return RoleModel, true
+		}
+		return RoleOther, true
+	},
+	ToolName:  []string{"gen_ai.tool.name"},
+	CallID:    []string{"gen_ai.tool.call.id"},
+	Arguments: []string{"gen_ai.tool.call.arguments"},
+	Result:    []string{"gen_ai.tool.call.result"},
+	// The span name is "execute_tool {gen_ai.tool.name}" when the attribute is missing.
+	ToolFromSpanName: func(name string) string {
+		if rest, ok := strings.CutPrefix(name, "execute_tool"); ok {
+			return strings.TrimSpace(rest)
+		}
+		return ""
+	},
+	AgentName: []string{"gen_ai.agent.name"},
+	RunID:     []string{"gen_ai.conversation.id"},
+	Transcripts: []Transcript{
+		{Key: "gen_ai.input.messages"},
+		{Key: "gen_ai.output.messages", Output: true},
+	},
+	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	Structural: []string{
+		"gen_ai.operation.name", "gen_ai.agent.id", "gen_ai.agent.description", "gen_ai.tool.type",
+		"gen_ai.tool.description", "gen_ai.provider.name", "gen_ai.system", "gen_ai.request.model",
+		"gen_ai.response.model", "gen_ai.response.id", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
+		"gen_ai.request.temperature", "gen_ai.request.max_tokens", "gen_ai.output.type", "gen_ai.data_source.id",
+	},
+	EventRoles: map[string]string{
+		"gen_ai.system.message":    "system",
+		"gen_ai.user.message":      "user",
+		"gen_ai.assistant.message": "assistant",
+		"gen_ai.tool.message":      "tool",
+		"gen_ai.choice":            "assistant",
+	},
 }

@@ -1,83 +1,104 @@
 package agentspan
 
 import (
+	"bytes"
 	"strings"
-
-	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
-// OpenInference (Arize): openinference.span.kind says what the span is; LLM transcripts are flattened
-// into llm.input_messages.{i}.message.* attributes.
-const (
-	oiSpanKind       = "openinference.span.kind"
-	oiToolName       = "tool.name"
-	oiToolCallID     = "tool_call.id"
-	oiAgentName      = "agent.name"
-	oiInputValue     = "input.value"
-	oiOutputValue    = "output.value"
-	oiInputMessages  = "llm.input_messages."
-	oiOutputMessages = "llm.output_messages."
-)
-
-var openInferenceStructural = []string{
-	oiSpanKind, oiToolName, oiToolCallID, oiAgentName, "tool.description", "tool.parameters",
-	"input.mime_type", "output.mime_type", "llm.model_name", "llm.provider", "llm.system",
-	"llm.token_count.prompt", "llm.token_count.completion", "llm.token_count.total", "session.id",
-}
-
-func recognizeOpenInference(name string, attrs pcommon.Map) (View, bool) {
-	kind := str(attrs, oiSpanKind)
-	if kind == "" {
-		return View{}, false
-	}
-	v := View{Convention: OpenInference, Agent: str(attrs, oiAgentName)}
-	switch strings.ToUpper(kind) {
-	case "AGENT":
-		v.Role = RoleAgent
-		if v.Agent == "" {
-			// The instrumentations write no agent.name: OpenAI Agents names the AGENT span after the
-			// agent.
-			v.Agent = name
+// openInference is Arize's OpenInference: openinference.span.kind says what a span is. Model
+// transcripts are flattened into llm.input_messages.{i}.message.* and llm.output_messages.{i}.*; the
+// raw request and response sit in input.value and output.value (JSON or plain text). The
+// instrumentations write no agent.name: OpenAI Agents names the AGENT span after the agent, LangGraph
+// names the run only in its root CHAIN span's name.
+var openInference = Convention{
+	Name: "openinference",
+	Claim: func(s Span) (Role, bool) {
+		kind := str(s.Attrs, "openinference.span.kind")
+		if kind == "" {
+			return RoleOther, false
 		}
-	case "TOOL":
-		v.Role = RoleTool
-		v.Tool = str(attrs, oiToolName)
-		v.CallID = strings.TrimSpace(str(attrs, oiToolCallID))
-		v.ArgsKey = firstPresent(attrs, oiInputValue)
-		v.ResultKey = firstPresent(attrs, oiOutputValue)
-		if v.CallID == "" {
-			// LangChain writes no tool_call.id; the id is in the ToolMessage the tool returned.
-			v.CallID = langChainCallID(attrBytes(attrs, v.ResultKey))
+		switch strings.ToUpper(kind) {
+		case "AGENT":
+			return RoleAgent, true
+		case "TOOL":
+			return RoleTool, true
+		case "LLM":
+			return RoleModel, true
 		}
-	case "LLM":
-		v.Role = RoleModel
-	default:
-		v.Role = RoleOther
-	}
-	return v, true
+		return RoleOther, true
+	},
+	ToolName:          []string{"tool.name"},
+	CallID:            []string{"tool_call.id"},
+	Arguments:         []string{"input.value"},
+	Result:            []string{"output.value"},
+	Unwrap:            unwrapLangChainToolMessage,
+	AgentName:         []string{"agent.name"},
+	AgentFromSpanName: true,
+	AgentFromRootName: true,
+	RunID:             []string{"session.id"},
+	FinishReason:      []string{"llm.finish_reason"},
+	Transcripts: []Transcript{
+		{Key: "input.value", MayBeText: true},
+		{Key: "output.value", Output: true, MayBeText: true},
+		{Key: "llm.input_messages.", Flat: &openInferenceFlat},
+		{Key: "llm.output_messages.", Output: true, Flat: &openInferenceFlat},
+	},
+	Structural: []string{
+		"openinference.span.kind", "tool.description", "tool.parameters", "input.mime_type", "output.mime_type",
+		"llm.model_name", "llm.provider", "llm.system", "llm.token_count.prompt", "llm.token_count.completion",
+		"llm.token_count.total", "user.id",
+	},
 }
 
-// openInferenceFlat reads llm.input_messages.{i}.message.* and llm.output_messages.{i}.message.*.
-var openInferenceFlat = flatConvention{
-	inputPrefix:  oiInputMessages,
-	outputPrefix: oiOutputMessages,
-	role:         "message.role",
-	content:      []string{"message.content", "message.contents."},
-	toolCallID:   "message.tool_call_id",
-	callsPrefix:  "message.tool_calls.",
-	callID:       "tool_call.id",
-	callName:     "tool_call.function.name",
-	callArgs:     "tool_call.function.arguments",
+var openInferenceFlat = FlatLayout{
+	Role:       "message.role",
+	Content:    []string{"message.content", "message.contents."},
+	ToolCallID: []string{"message.tool_call_id"},
+	Name:       []string{"message.name"},
+	Calls:      "message.tool_calls.",
+	CallID:     "tool_call.id",
+	CallName:   "tool_call.function.name",
+	CallArgs:   "tool_call.function.arguments",
 }
 
-func langChainCallID(output []byte) string {
-	kwargs, ok := langChainToolMessage(output)
+// LangChain serialises its messages as {"lc":1,"type":"constructor","id":[...,"ToolMessage"],
+// "kwargs":{...}}; OpenInference's LangChain instrumentation writes a tool span's ToolMessage (alone or
+// under "output") into output.value, with the call id and the result (its content) in the kwargs.
+func unwrapLangChainToolMessage(raw []byte) (result []byte, callID string, ok bool) {
+	kwargs, ok := langChainKwargs(raw)
 	if !ok {
-		return ""
+		if inner, found := jsonraw.Field(raw, "output"); found {
+			kwargs, ok = langChainKwargs(inner)
+		}
 	}
-	raw, _ := jsonraw.Field(kwargs, "tool_call_id")
-	id, _ := jsonraw.Text(raw)
-	return strings.TrimSpace(id)
+	if !ok {
+		return nil, "", false
+	}
+	if id, found := jsonraw.Field(kwargs, "tool_call_id"); found {
+		text, _ := jsonraw.Text(id)
+		callID = strings.TrimSpace(text)
+	}
+	content, found := jsonraw.Field(kwargs, "content")
+	if !found {
+		return raw, callID, true
+	}
+	if text, isText := jsonraw.Text(content); isText {
+		return []byte(text), callID, true
+	}
+	return content, callID, true
+}
+
+// langChainKwargs returns the kwargs of a serialised LangChain ToolMessage.
+func langChainKwargs(doc []byte) ([]byte, bool) {
+	if !jsonraw.IsContainer(doc) || !jsonraw.Valid(doc) {
+		return nil, false
+	}
+	var o object
+	readObject(jsonNode(bytes.TrimSpace(doc), 0), &o)
+	if !o.langChain || o.kwargs.kind() != kindObject || !lastElementIs(o.lcClass, "ToolMessage") {
+		return nil, false
+	}
+	return o.kwargs.raw, true
 }

@@ -1,72 +1,56 @@
 package agentspan
 
-import (
-	"strings"
+import "strings"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
-)
-
-// OpenLLMetry (Traceloop): traceloop.span.kind marks workflow, agent and tool spans; model spans carry
-// the transcript flattened into gen_ai.prompt.{i}.* and gen_ai.completion.{i}.*.
-const (
-	traceloopKind       = "traceloop.span.kind"
-	traceloopEntityName = "traceloop.entity.name"
-	traceloopToolCallID = "traceloop.entity.tool_call_id"
-	traceloopInput      = "traceloop.entity.input"
-	traceloopOutput     = "traceloop.entity.output"
-	openLLMetryPrompt   = "gen_ai.prompt."
-	openLLMetryComplete = "gen_ai.completion."
-)
-
-var openLLMetryStructural = []string{
-	traceloopKind, traceloopEntityName, traceloopToolCallID, "traceloop.workflow.name",
-	"traceloop.entity.path", "llm.request.type", "llm.usage.total_tokens",
-	"gen_ai.usage.prompt_tokens", "gen_ai.usage.completion_tokens",
-}
-
-func recognizeOpenLLMetry(_ string, attrs pcommon.Map) (View, bool) {
-	kind := str(attrs, traceloopKind)
-	if kind == "" {
-		if hasPrefixKey(attrs, openLLMetryPrompt) || hasPrefixKey(attrs, openLLMetryComplete) {
-			return View{Role: RoleModel, Convention: OpenLLMetry}, true
+// openLLMetry is Traceloop's OpenLLMetry: traceloop.span.kind marks workflow, agent, task and tool
+// spans; model spans carry the transcript flattened into gen_ai.prompt.{i}.* and
+// gen_ai.completion.{i}.* (newer JS releases write GenAI's gen_ai.input.messages instead). Tool spans
+// carry no call id; association properties, the session id among them, are on every span.
+var openLLMetry = Convention{
+	Name: "openllmetry",
+	Claim: func(s Span) (Role, bool) {
+		kind := str(s.Attrs, "traceloop.span.kind")
+		if kind == "" {
+			if str(s.Attrs, "llm.request.type") != "" || hasPrefixKey(s.Attrs, "gen_ai.prompt.") || hasPrefixKey(s.Attrs, "gen_ai.completion.") {
+				return RoleModel, true
+			}
+			return RoleOther, false
 		}
-		return View{}, false
-	}
-	v := View{Convention: OpenLLMetry}
-	switch kind {
-	case "agent", "workflow":
-		v.Role = RoleAgent
-		v.Agent = str(attrs, traceloopEntityName)
-	case "tool":
-		v.Role = RoleTool
-		v.Tool = str(attrs, traceloopEntityName)
-		v.CallID = strings.TrimSpace(str(attrs, traceloopToolCallID))
-		v.ArgsKey = firstPresent(attrs, traceloopInput)
-		v.ResultKey = firstPresent(attrs, traceloopOutput)
-	default:
-		v.Role = RoleOther
-	}
-	return v, true
+		switch strings.ToLower(kind) {
+		case "agent", "workflow":
+			return RoleAgent, true
+		case "tool":
+			return RoleTool, true
+		}
+		return RoleOther, true
+	},
+	ToolName:      []string{"traceloop.entity.name"},
+	CallID:        []string{"traceloop.entity.tool_call_id"},
+	Arguments:     []string{"traceloop.entity.input"},
+	Result:        []string{"traceloop.entity.output"},
+	AgentSpanName: []string{"traceloop.entity.name"},
+	RunID:         []string{"traceloop.association.properties.session_id"},
+	Transcripts: []Transcript{
+		{Key: "gen_ai.prompt.", Flat: &openLLMetryFlat},
+		{Key: "gen_ai.completion.", Output: true, Flat: &openLLMetryFlat},
+	},
+	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	FlatFinish:   []FlatKey{{Prefix: "gen_ai.completion.", Suffix: "finish_reason"}},
+	Structural: []string{
+		"traceloop.span.kind", "traceloop.workflow.name", "traceloop.entity.path", "traceloop.entity.version",
+		"llm.request.type", "llm.usage.total_tokens", "gen_ai.usage.prompt_tokens", "gen_ai.usage.completion_tokens",
+		"traceloop.association.properties.user_id", "traceloop.association.properties.thread_id",
+	},
 }
 
-func hasPrefixKey(attrs pcommon.Map, prefix string) bool {
-	found := false
-	attrs.Range(func(k string, _ pcommon.Value) bool {
-		found = strings.HasPrefix(k, prefix)
-		return !found
-	})
-	return found
-}
-
-// openLLMetryFlat reads gen_ai.prompt.{i}.* and gen_ai.completion.{i}.*.
-var openLLMetryFlat = flatConvention{
-	inputPrefix:  openLLMetryPrompt,
-	outputPrefix: openLLMetryComplete,
-	role:         "role",
-	content:      []string{"content"},
-	toolCallID:   "tool_call_id",
-	callsPrefix:  "tool_calls.",
-	callID:       "id",
-	callName:     "name",
-	callArgs:     "arguments",
+var openLLMetryFlat = FlatLayout{
+	Role:         "role",
+	Content:      []string{"content"},
+	ToolCallID:   []string{"tool_call_id"},
+	Name:         []string{"name"},
+	Calls:        "tool_calls.",
+	CallID:       "id",
+	CallName:     "name",
+	CallArgs:     "arguments",
+	FinishReason: "finish_reason",
 }

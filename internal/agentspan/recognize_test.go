@@ -29,12 +29,12 @@ func TestRecognize(t *testing.T) {
 		{
 			name: "genai agent", span: "invoke_agent support",
 			attrs: map[string]any{"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support", "gen_ai.provider.name": "openai"},
-			want:  View{Role: RoleAgent, Convention: GenAI, Agent: "support"},
+			want:  View{Role: RoleAgent, Convention: &genAI, Agent: "support"},
 		},
 		{
 			name: "genai create_agent", span: "create_agent support",
 			attrs: map[string]any{"gen_ai.operation.name": "create_agent", "gen_ai.agent.name": "support"},
-			want:  View{Role: RoleAgent, Convention: GenAI, Agent: "support"},
+			want:  View{Role: RoleAgent, Convention: &genAI, Agent: "support"},
 		},
 		{
 			name: "genai tool", span: "execute_tool find_customer",
@@ -43,51 +43,51 @@ func TestRecognize(t *testing.T) {
 				"gen_ai.tool.call.arguments": `{"query":"Ada"}`, "gen_ai.tool.call.result": `{"rows":[]}`,
 				"gen_ai.agent.name": "support",
 			},
-			want: View{Role: RoleTool, Convention: GenAI, Tool: "find_customer", CallID: "call_1",
+			want: View{Role: RoleTool, Convention: &genAI, Tool: "find_customer", CallID: "call_1",
 				ArgsKey: "gen_ai.tool.call.arguments", ResultKey: "gen_ai.tool.call.result", Agent: "support"},
 		},
 		{
 			name: "genai tool named only by its span", span: "execute_tool  lookup ",
 			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.call.id": "c2"},
-			want:  View{Role: RoleTool, Convention: GenAI, Tool: "lookup", CallID: "c2"},
+			want:  View{Role: RoleTool, Convention: &genAI, Tool: "lookup", CallID: "c2"},
 		},
 		{
 			name: "genai tool without result", span: "execute_tool t",
 			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "gen_ai.tool.call.arguments": "{}"},
-			want:  View{Role: RoleTool, Convention: GenAI, Tool: "t", ArgsKey: "gen_ai.tool.call.arguments"},
+			want:  View{Role: RoleTool, Convention: &genAI, Tool: "t", ArgsKey: "gen_ai.tool.call.arguments"},
 		},
 		{
 			name: "genai chat", span: "chat gpt-4.1",
 			attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": "[]", "gen_ai.system": "openai"},
-			want:  View{Role: RoleModel, Convention: GenAI},
+			want:  View{Role: RoleModel, Convention: &genAI},
 		},
 		{
 			name: "genai text_completion", span: "text_completion",
 			attrs: map[string]any{"gen_ai.operation.name": "text_completion"},
-			want:  View{Role: RoleModel, Convention: GenAI},
+			want:  View{Role: RoleModel, Convention: &genAI},
 		},
 		{
 			name: "genai generate_content", span: "generate_content gemini",
 			attrs: map[string]any{"gen_ai.operation.name": "generate_content"},
-			want:  View{Role: RoleModel, Convention: GenAI},
+			want:  View{Role: RoleModel, Convention: &genAI},
 		},
 		{
 			name: "genai embeddings is other", span: "embeddings",
 			attrs: map[string]any{"gen_ai.operation.name": "embeddings"},
-			want:  View{Role: RoleOther, Convention: GenAI},
+			want:  View{Role: RoleOther, Convention: &genAI},
 		},
 		{
 			// Some SDKs emit both: GenAI wins.
 			name: "genai beats openinference", span: "x",
 			attrs: map[string]any{"gen_ai.operation.name": "chat", "openinference.span.kind": "TOOL", "tool.name": "t"},
-			want:  View{Role: RoleModel, Convention: GenAI},
+			want:  View{Role: RoleModel, Convention: &genAI},
 		},
 
 		// OpenInference.
 		{
 			name: "openinference agent", span: "support",
 			attrs: map[string]any{"openinference.span.kind": "AGENT", "agent.name": "support", "input.value": "refund Ada"},
-			want:  View{Role: RoleAgent, Convention: OpenInference, Agent: "support"},
+			want:  View{Role: RoleAgent, Convention: &openInference, Agent: "support"},
 		},
 		{
 			name: "openinference tool", span: "find_customer",
@@ -95,35 +95,35 @@ func TestRecognize(t *testing.T) {
 				"openinference.span.kind": "TOOL", "tool.name": "find_customer", "tool_call.id": "oi_1 ",
 				"input.value": `{"query":"Ada"}`, "output.value": `{"rows":[]}`, "input.mime_type": "application/json",
 			},
-			want: View{Role: RoleTool, Convention: OpenInference, Tool: "find_customer", CallID: "oi_1",
+			want: View{Role: RoleTool, Convention: &openInference, Tool: "find_customer", CallID: "oi_1",
 				ArgsKey: "input.value", ResultKey: "output.value"},
 		},
 		{
 			name: "openinference kind in lower case", span: "t",
 			attrs: map[string]any{"openinference.span.kind": "tool", "tool.name": "t"},
-			want:  View{Role: RoleTool, Convention: OpenInference, Tool: "t"},
+			want:  View{Role: RoleTool, Convention: &openInference, Tool: "t"},
 		},
 		{
 			name: "openinference llm", span: "ChatCompletion",
 			attrs: map[string]any{"openinference.span.kind": "LLM", "llm.input_messages.0.message.role": "user"},
-			want:  View{Role: RoleModel, Convention: OpenInference},
+			want:  View{Role: RoleModel, Convention: &openInference},
 		},
 		{
 			name: "openinference chain is other", span: "RunnableSequence",
 			attrs: map[string]any{"openinference.span.kind": "CHAIN"},
-			want:  View{Role: RoleOther, Convention: OpenInference},
+			want:  View{Role: RoleOther, Convention: &openInference},
 		},
 
 		// Vercel AI SDK.
 		{
 			name: "vercel agent", span: "ai.generateText",
 			attrs: map[string]any{"ai.operationId": "ai.generateText", "ai.telemetry.functionId": "support", "operation.name": "ai.generateText support"},
-			want:  View{Role: RoleAgent, Convention: VercelAI, Agent: "support"},
+			want:  View{Role: RoleAgent, Convention: &vercelAI, Agent: "support"},
 		},
 		{
 			name: "vercel streamObject agent", span: "ai.streamObject",
 			attrs: map[string]any{"ai.operationId": "ai.streamObject"},
-			want:  View{Role: RoleAgent, Convention: VercelAI},
+			want:  View{Role: RoleAgent, Convention: &vercelAI},
 		},
 		{
 			name: "vercel v4 tool", span: "ai.toolCall",
@@ -131,7 +131,7 @@ func TestRecognize(t *testing.T) {
 				"ai.operationId": "ai.toolCall", "ai.toolCall.name": "findCustomer", "ai.toolCall.id": "v1",
 				"ai.toolCall.args": `{"query":"Ada"}`, "ai.toolCall.result": `{"rows":[]}`, "ai.telemetry.functionId": "support",
 			},
-			want: View{Role: RoleTool, Convention: VercelAI, Tool: "findCustomer", CallID: "v1",
+			want: View{Role: RoleTool, Convention: &vercelAI, Tool: "findCustomer", CallID: "v1",
 				ArgsKey: "ai.toolCall.args", ResultKey: "ai.toolCall.result", Agent: "support"},
 		},
 		{
@@ -140,13 +140,13 @@ func TestRecognize(t *testing.T) {
 				"ai.operationId": "ai.toolCall", "ai.toolCall.name": "findCustomer", "ai.toolCall.id": " v2",
 				"ai.toolCall.input": `{"query":"Ada"}`, "ai.toolCall.output": `{"rows":[]}`,
 			},
-			want: View{Role: RoleTool, Convention: VercelAI, Tool: "findCustomer", CallID: "v2",
+			want: View{Role: RoleTool, Convention: &vercelAI, Tool: "findCustomer", CallID: "v2",
 				ArgsKey: "ai.toolCall.input", ResultKey: "ai.toolCall.output"},
 		},
 		{
 			name: "vercel tool recognised by span name alone", span: "ai.toolCall",
 			attrs: map[string]any{"ai.toolCall.name": "findCustomer", "ai.toolCall.id": "v3"},
-			want:  View{Role: RoleTool, Convention: VercelAI, Tool: "findCustomer", CallID: "v3"},
+			want:  View{Role: RoleTool, Convention: &vercelAI, Tool: "findCustomer", CallID: "v3"},
 		},
 		{
 			// The SDK sets gen_ai.system and gen_ai.request.model on doGenerate, never gen_ai.operation.name:
@@ -156,34 +156,34 @@ func TestRecognize(t *testing.T) {
 				"ai.operationId": "ai.generateText.doGenerate", "gen_ai.system": "openai.chat", "gen_ai.request.model": "gpt-4.1",
 				"gen_ai.response.model": "gpt-4.1-2025-04-14", "ai.prompt.messages": "[]", "ai.telemetry.functionId": "support",
 			},
-			want: View{Role: RoleModel, Convention: VercelAI, Agent: "support"},
+			want: View{Role: RoleModel, Convention: &vercelAI, Agent: "support"},
 		},
 		{
 			name: "vercel doStream", span: "ai.streamText.doStream",
 			attrs: map[string]any{"ai.operationId": "ai.streamText.doStream", "gen_ai.system": "anthropic.messages"},
-			want:  View{Role: RoleModel, Convention: VercelAI},
+			want:  View{Role: RoleModel, Convention: &vercelAI},
 		},
 		{
 			name: "vercel doGenerate by span name", span: "ai.generateObject.doGenerate",
 			attrs: map[string]any{"gen_ai.system": "openai.chat"},
-			want:  View{Role: RoleModel, Convention: VercelAI},
+			want:  View{Role: RoleModel, Convention: &vercelAI},
 		},
 		{
 			name: "vercel embed is other", span: "ai.embed",
 			attrs: map[string]any{"ai.operationId": "ai.embed"},
-			want:  View{Role: RoleOther, Convention: VercelAI},
+			want:  View{Role: RoleOther, Convention: &vercelAI},
 		},
 
 		// OpenLLMetry.
 		{
 			name: "openllmetry agent", span: "support.agent",
 			attrs: map[string]any{"traceloop.span.kind": "agent", "traceloop.entity.name": "support", "traceloop.workflow.name": "support"},
-			want:  View{Role: RoleAgent, Convention: OpenLLMetry, Agent: "support"},
+			want:  View{Role: RoleAgent, Convention: &openLLMetry, Agent: "support"},
 		},
 		{
 			name: "openllmetry workflow", span: "refunds.workflow",
 			attrs: map[string]any{"traceloop.span.kind": "workflow", "traceloop.entity.name": "refunds"},
-			want:  View{Role: RoleAgent, Convention: OpenLLMetry, Agent: "refunds"},
+			want:  View{Role: RoleAgent, Convention: &openLLMetry, Agent: "refunds"},
 		},
 		{
 			name: "openllmetry tool", span: "find_customer.tool",
@@ -191,7 +191,7 @@ func TestRecognize(t *testing.T) {
 				"traceloop.span.kind": "tool", "traceloop.entity.name": "find_customer", "traceloop.entity.tool_call_id": " t1 ",
 				"traceloop.entity.input": `{"query":"Ada"}`, "traceloop.entity.output": `{"rows":[]}`,
 			},
-			want: View{Role: RoleTool, Convention: OpenLLMetry, Tool: "find_customer", CallID: "t1",
+			want: View{Role: RoleTool, Convention: &openLLMetry, Tool: "find_customer", CallID: "t1",
 				ArgsKey: "traceloop.entity.input", ResultKey: "traceloop.entity.output"},
 		},
 		{
@@ -204,17 +204,17 @@ func TestRecognize(t *testing.T) {
 				"gen_ai.prompt.1.role": "user", "gen_ai.prompt.1.content": "refund Ada",
 				"traceloop.workflow.name": "support",
 			},
-			want: View{Role: RoleModel, Convention: OpenLLMetry},
+			want: View{Role: RoleModel, Convention: &openLLMetry},
 		},
 		{
 			name: "openllmetry model by gen_ai.completion alone", span: "openai.chat",
 			attrs: map[string]any{"gen_ai.completion.0.role": "assistant", "gen_ai.completion.0.content": "done"},
-			want:  View{Role: RoleModel, Convention: OpenLLMetry},
+			want:  View{Role: RoleModel, Convention: &openLLMetry},
 		},
 		{
 			name: "openllmetry task is other", span: "fetch.task",
 			attrs: map[string]any{"traceloop.span.kind": "task", "traceloop.entity.name": "fetch"},
-			want:  View{Role: RoleOther, Convention: OpenLLMetry},
+			want:  View{Role: RoleOther, Convention: &openLLMetry},
 		},
 
 		// Not agent telemetry.
@@ -237,7 +237,7 @@ func TestRecognize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Recognize(tt.span, attrsOf(t, tt.attrs))
+			got := Default.Recognize(Span{Name: tt.span, Attrs: attrsOf(t, tt.attrs)})
 			if got != tt.want {
 				t.Errorf("Recognize(%q) =\n %+v\nwant\n %+v", tt.span, got, tt.want)
 			}
@@ -245,15 +245,10 @@ func TestRecognize(t *testing.T) {
 	}
 }
 
-func TestRoleAndConventionStrings(t *testing.T) {
+func TestRoleStrings(t *testing.T) {
 	for r, want := range map[Role]string{RoleOther: "other", RoleAgent: "agent", RoleTool: "tool", RoleModel: "model", Role(99): "other"} {
 		if got := r.String(); got != want {
 			t.Errorf("Role(%d).String() = %q, want %q", r, got, want)
-		}
-	}
-	for c, want := range map[Convention]string{Unknown: "unknown", GenAI: "genai", OpenInference: "openinference", VercelAI: "vercel", OpenLLMetry: "openllmetry", Convention(99): "unknown"} {
-		if got := c.String(); got != want {
-			t.Errorf("Convention(%d).String() = %q, want %q", c, got, want)
 		}
 	}
 }
@@ -262,7 +257,7 @@ func TestRoleAndConventionStrings(t *testing.T) {
 // shaping, or the processor would erase the very ids later batches are matched by.
 func TestStructuralKeysCoverRecognisedKeys(t *testing.T) {
 	keys := map[string]bool{}
-	for _, k := range StructuralKeys() {
+	for _, k := range Default.StructuralKeys() {
 		if k == "" {
 			t.Error("empty structural key")
 		}
@@ -283,36 +278,5 @@ func TestStructuralKeysCoverRecognisedKeys(t *testing.T) {
 		if keys[k] {
 			t.Errorf("StructuralKeys holds payload key %q", k)
 		}
-	}
-}
-
-func TestToolMessageID(t *testing.T) {
-	tests := []struct {
-		name   string
-		event  string
-		attrs  map[string]any
-		body   map[string]any
-		wantID string
-		wantOK bool
-	}{
-		{"attrs id", "gen_ai.tool.message", map[string]any{"id": " e1 ", "content": "x"}, nil, "e1", true},
-		{"attrs gen_ai.tool.call.id", "gen_ai.tool.message", map[string]any{"gen_ai.tool.call.id": "e2"}, nil, "e2", true},
-		{"body tool_call_id", "gen_ai.tool.message", map[string]any{}, map[string]any{"tool_call_id": "e3", "content": "x"}, "e3", true},
-		{"no id", "gen_ai.tool.message", map[string]any{"content": "x"}, nil, "", true},
-		{"other event", "gen_ai.user.message", map[string]any{"id": "e4"}, nil, "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			body := pcommon.NewValueEmpty()
-			if tt.body != nil {
-				if err := body.SetEmptyMap().FromRaw(tt.body); err != nil {
-					t.Fatal(err)
-				}
-			}
-			id, ok := ToolMessageID(tt.event, attrsOf(t, tt.attrs), body)
-			if id != tt.wantID || ok != tt.wantOK {
-				t.Errorf("ToolMessageID = %q, %v; want %q, %v", id, ok, tt.wantID, tt.wantOK)
-			}
-		})
 	}
 }

@@ -6,41 +6,34 @@ import (
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
-// Result returns what a tool call returned, as bytes to digest: the result attribute, unwrapped where a
-// convention wraps it (a LangChain ToolMessage's content, without the call id that differs on every
-// call). The bytes view the attribute when nothing was unwrapped.
-func Result(v View, attrs pcommon.Map) []byte {
-	raw := attrBytes(attrs, v.ResultKey)
-	if v.Convention != OpenInference {
-		return raw
+// Result returns what a tool call returned, as bytes to digest, unwrapped where the convention wraps
+// it (a LangChain ToolMessage's content, without the call id that differs on every call). ok is false
+// when the span carries no result the convention can read: the caller must not judge it.
+func Result(v View, attrs pcommon.Map) ([]byte, bool) {
+	raw, ok := attrBytes(attrs, v.ResultKey)
+	if !ok || v.Convention == nil || v.Convention.Unwrap == nil {
+		return raw, ok
 	}
-	kwargs, ok := langChainToolMessage(raw)
-	if !ok {
-		return raw
+	if result, _, unwrapped := v.Convention.Unwrap(raw); unwrapped {
+		return result, true
 	}
-	content, ok := jsonraw.Field(kwargs, "content")
-	if !ok {
-		return raw
-	}
-	if text, ok := jsonraw.Text(content); ok {
-		return []byte(text)
-	}
-	return content
+	return raw, true
 }
 
-// Args returns the bytes of a tool call's arguments.
-func Args(v View, attrs pcommon.Map) []byte { return attrBytes(attrs, v.ArgsKey) }
+// Args returns the bytes of a tool call's arguments; ok is false when the span carries none.
+func Args(v View, attrs pcommon.Map) ([]byte, bool) { return attrBytes(attrs, v.ArgsKey) }
 
-func attrBytes(attrs pcommon.Map, key string) []byte {
+// attrBytes views a string attribute's bytes, or encodes a structured one as JSON.
+func attrBytes(attrs pcommon.Map, key string) ([]byte, bool) {
 	if key == "" {
-		return nil
+		return nil, false
 	}
 	v, ok := attrs.Get(key)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	if v.Type() == pcommon.ValueTypeStr {
-		return jsonraw.StringBytes(v.Str())
+		return jsonraw.StringBytes(v.Str()), true
 	}
-	return []byte(v.AsString())
+	return []byte(v.AsString()), true
 }

@@ -1,50 +1,47 @@
 package agentspan
 
-import (
-	"strings"
+import "strings"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
-)
-
-// Vercel AI SDK legacy telemetry (v4 and v5+): ai.operationId says what the span is; the transcript is
-// the JSON in ai.prompt.messages.
-const (
-	vercelOperation  = "ai.operationId"
-	vercelToolName   = "ai.toolCall.name"
-	vercelToolCallID = "ai.toolCall.id"
-	vercelFunctionID = "ai.telemetry.functionId"
-)
-
-var vercelStructural = []string{
-	vercelOperation, vercelToolName, vercelToolCallID, vercelFunctionID, "operation.name",
-	"ai.model.id", "ai.model.provider", "ai.response.finishReason", "ai.response.id", "ai.response.model",
-	"ai.usage.promptTokens", "ai.usage.completionTokens", "ai.usage.inputTokens", "ai.usage.outputTokens",
-	"ai.usage.totalTokens", "ai.settings.maxRetries", "ai.settings.maxSteps", "resource.name",
-}
-
-func recognizeVercelAI(name string, attrs pcommon.Map) (View, bool) {
-	op := str(attrs, vercelOperation)
-	if op == "" {
-		if !strings.HasPrefix(name, "ai.") {
-			return View{}, false
+// vercelAI is the Vercel AI SDK's own telemetry (ai.* spans, v4 to v6): ai.operationId (or the span
+// name) says what a span is; the transcript is the JSON in ai.prompt.messages.
+var vercelAI = Convention{
+	Name: "vercel-ai",
+	Claim: func(s Span) (Role, bool) {
+		op := str(s.Attrs, "ai.operationId")
+		if op == "" {
+			if !strings.HasPrefix(s.Name, "ai.") {
+				return RoleOther, false
+			}
+			op = s.Name
 		}
-		op = name
-	}
-	v := View{Convention: VercelAI, Agent: str(attrs, vercelFunctionID)}
-	switch {
-	case op == "ai.toolCall":
-		v.Role = RoleTool
-		v.Tool = str(attrs, vercelToolName)
-		v.CallID = strings.TrimSpace(str(attrs, vercelToolCallID))
-		// v4 writes args/result; some v5+ builds write input/output.
-		v.ArgsKey = firstPresent(attrs, "ai.toolCall.args", "ai.toolCall.input")
-		v.ResultKey = firstPresent(attrs, "ai.toolCall.result", "ai.toolCall.output")
-	case strings.HasSuffix(op, ".doGenerate") || strings.HasSuffix(op, ".doStream"):
-		v.Role = RoleModel
-	case op == "ai.generateText" || op == "ai.streamText" || op == "ai.generateObject" || op == "ai.streamObject":
-		v.Role = RoleAgent
-	default:
-		v.Role = RoleOther
-	}
-	return v, true
+		switch {
+		case op == "ai.toolCall":
+			return RoleTool, true
+		case strings.HasSuffix(op, ".doGenerate"), strings.HasSuffix(op, ".doStream"):
+			return RoleModel, true
+		case op == "ai.generateText", op == "ai.streamText", op == "ai.generateObject", op == "ai.streamObject":
+			return RoleAgent, true
+		}
+		return RoleOther, true
+	},
+	ToolName: []string{"ai.toolCall.name"},
+	CallID:   []string{"ai.toolCall.id"},
+	// v4 writes args/result; v5 and later input/output.
+	Arguments: []string{"ai.toolCall.args", "ai.toolCall.input"},
+	Result:    []string{"ai.toolCall.result", "ai.toolCall.output"},
+	AgentName: []string{"ai.telemetry.functionId"},
+	RunID:     []string{"ai.telemetry.metadata.sessionId"},
+	Transcripts: []Transcript{
+		{Key: "ai.prompt.messages"},
+		{Key: "ai.prompt"},
+		{Key: "ai.response.toolCalls", Output: true},
+		{Key: "ai.response.text", Output: true, Text: true},
+	},
+	FinishReason: []string{"ai.response.finishReason", "gen_ai.response.finish_reasons"},
+	Structural: []string{
+		"ai.operationId", "operation.name", "resource.name", "ai.model.id", "ai.model.provider", "ai.response.id",
+		"ai.response.model", "ai.response.timestamp", "ai.usage.promptTokens", "ai.usage.completionTokens",
+		"ai.usage.inputTokens", "ai.usage.outputTokens", "ai.usage.totalTokens", "ai.settings.maxRetries",
+		"ai.settings.maxSteps", "ai.settings.maxOutputTokens",
+	},
 }

@@ -8,12 +8,13 @@ import (
 )
 
 // testPolicy withholds the calls it was given by id, and the calls of the tools it was given by name;
-// like the processor's policy it remembers the id of a call it withholds by name, so the result that
-// follows (which names no tool) is withheld too. It logs every question it was asked.
+// like the processor's policy it remembers the ids of the data-class calls it is told of, so a result
+// found by id later is withheld too. It logs the ids it was asked about.
 type testPolicy struct {
-	ids   map[string]bool
-	tools map[string]bool
-	asked []string
+	ids         map[string]bool
+	tools       map[string]bool
+	traceShaped bool
+	asked       []string
 }
 
 func policy(ids, tools []string) *testPolicy {
@@ -27,30 +28,41 @@ func policy(ids, tools []string) *testPolicy {
 	return p
 }
 
-func (p *testPolicy) Withheld(id, tool []byte) bool {
-	p.asked = append(p.asked, string(id)+"|"+string(tool))
-	if tool != nil && p.tools[string(tool)] {
-		p.ids[string(id)] = true
-		return true
-	}
+func (p *testPolicy) ToolShaped(name []byte) bool { return p.tools[string(name)] }
+
+func (p *testPolicy) CallShaped(_ int32, id []byte) bool {
+	p.asked = append(p.asked, string(id))
 	return p.ids[string(id)]
+}
+
+func (p *testPolicy) TraceShaped(int32) bool { return p.traceShaped || len(p.ids) > 0 }
+
+func (p *testPolicy) Remember(_ int32, id []byte) {
+	if len(id) > 0 {
+		p.ids[string(id)] = true
+	}
 }
 
 // marker is what the test shaper writes in place of anything it shapes.
 const marker = "[shaped]"
 
 // markShaper replaces every value it is handed with "[shaped]", as a JSON string in JSON and as plain
-// text in a string attribute, so a test can see exactly which bytes were handed over.
-type markShaper struct{ jsonCalls, textCalls int }
+// text in an OTLP value, so a test can see exactly which bytes were handed over.
+type markShaper struct{ jsonCalls, valueCalls, textCalls int }
 
-func (s *markShaper) ShapeJSON(dst, _ []byte) []byte {
+func (s *markShaper) ShapeJSON(dst, _ []byte, _ int32) []byte {
 	s.jsonCalls++
 	return append(dst, `"`+marker+`"`...)
 }
 
-func (s *markShaper) ShapeText(string) string {
+func (s *markShaper) ShapeValue(v pcommon.Value, _ int32) {
+	s.valueCalls++
+	v.SetStr(marker)
+}
+
+func (s *markShaper) Unreadable(string, int32) string {
 	s.textCalls++
-	return marker
+	return `"` + marker + `"`
 }
 
 func get(t testing.TB, attrs pcommon.Map, key string) string {
@@ -80,8 +92,8 @@ func runWithhold(t *testing.T, tt withholdCase) {
 	before := attrsOf(t, tt.attrs)
 	s := &markShaper{}
 	rw := Withhold(attrs, policy(tt.ids, tt.tools), s, tt.taint)
-	if rw.Payloads != tt.wantPayloads || rw.Tainted != tt.wantTainted {
-		t.Errorf("Rewrite = %+v, want Payloads %d Tainted %v", rw, tt.wantPayloads, tt.wantTainted)
+	if rw.Payloads != tt.wantPayloads {
+		t.Errorf("Rewrite = %+v, want Payloads %d", rw, tt.wantPayloads)
 	}
 	if attrs.Len() != before.Len() {
 		t.Errorf("attribute count %d, was %d", attrs.Len(), before.Len())
@@ -417,8 +429,9 @@ func TestWithholdTaintJSON(t *testing.T) {
 	})
 }
 
-// TestWithholdInvalidTranscript: a transcript that is not valid JSON might hold anything, so it is
-// withheld whole through ShapeText, whatever the policy says.
+// TestWithholdInvalidTranscript: a declared transcript that is not valid JSON might hold anything, so
+// it is withheld whole, whatever the policy says. input.value and output.value may hold plain text and
+// are left to the content search.
 func TestWithholdInvalidTranscript(t *testing.T) {
 	for _, doc := range []string{
 		`[{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":"Ada Lovelace"`,
@@ -428,7 +441,7 @@ func TestWithholdInvalidTranscript(t *testing.T) {
 		"[\"\xff\"]",
 		` {"a":01}`,
 	} {
-		for _, key := range []string{"gen_ai.input.messages", "ai.prompt.messages", "input.value", "gen_ai.output.messages", "ai.response.toolCalls", "output.value"} {
+		for _, key := range []string{"gen_ai.input.messages", "ai.prompt.messages", "gen_ai.output.messages", "ai.response.toolCalls", "gcp.vertex.agent.llm_request"} {
 			attrs := attrsOf(t, map[string]any{key: doc})
 			s := &markShaper{}
 			rw := Withhold(attrs, policy(nil, nil), s, false)
@@ -438,14 +451,22 @@ func TestWithholdInvalidTranscript(t *testing.T) {
 			}
 		}
 	}
-	// Text that does not start a container is not a JSON transcript and is left alone.
-	for _, doc := range []string{"", "   ", "Ada Lovelace", `"[{\"id\":\"c1\"}]"`, "42"} {
+	// Text that does not start a container from its first byte (a BOM, a leading space, plain text)
+	// cannot be read as a transcript: withheld whole too.
+	for _, doc := range []string{"", "   ", "Ada Lovelace", `"[{\"id\":\"c1\"}]"`, "42", " []", "\ufeff[]", "\n{}"} {
 		attrs := attrsOf(t, map[string]any{"gen_ai.input.messages": doc})
-		if rw := Withhold(attrs, policy([]string{"c1"}, nil), &markShaper{}, true); rw.Payloads != 0 || get(t, attrs, "gen_ai.input.messages") != doc {
-			t.Errorf("%q changed: %+v", doc, rw)
+		if rw := Withhold(attrs, policy([]string{"c1"}, nil), &markShaper{}, true); rw.Payloads != 1 || get(t, attrs, "gen_ai.input.messages") != `"`+marker+`"` {
+			t.Errorf("%q: %+v, want it withheld whole", doc, rw)
 		}
 	}
-	// Values that are not strings are not transcripts.
+	// input.value holds plain text as often as JSON: text is left to the content search.
+	for _, doc := range []string{"Ada Lovelace", "[draft] refund", "{not json"} {
+		attrs := attrsOf(t, map[string]any{"input.value": doc})
+		if rw := Withhold(attrs, policy([]string{"c1"}, nil), &markShaper{}, true); rw.Payloads != 0 || get(t, attrs, "input.value") != doc {
+			t.Errorf("input.value %q changed: %+v", doc, rw)
+		}
+	}
+	// A transcript as an OTLP value is read as it is; a slice of plain strings holds no tool traffic.
 	attrs := pcommon.NewMap()
 	attrs.PutEmptySlice("gen_ai.input.messages").AppendEmpty().SetStr("Ada")
 	if rw := Withhold(attrs, policy(nil, nil), &markShaper{}, true); rw.Payloads != 0 {
@@ -463,6 +484,7 @@ func TestWithholdLeavesOtherBytesAlone(t *testing.T) {
 		// Not tool objects: an id without a type, role or payload; content under an id but no tool marker.
 		"  {\"meta\":{\"id\":\"c1\",\"nested\":{\"content\":\"Ada\",\"id\":\"c1\"}}, \"n\": 1.50e+3, \"ok\": true, \"z\": null, \"e\": {}, \"a\": []},\n" +
 		// A result of a call that is not withheld.
+		"  {\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"c2\",\"name\":\"get_weather\",\"arguments\":{}}]},\n" +
 		"  {\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\",\"id\":\"c2\",\"response\":{\"deep\":[[[{\"x\":\"y\"}]]]}}]}\t]\n"
 	want := strings.Replace(doc, payload, shapedString, 1)
 	if want == doc {
@@ -471,14 +493,14 @@ func TestWithholdLeavesOtherBytesAlone(t *testing.T) {
 	runWithhold(t, withholdCase{
 		attrs: map[string]any{
 			"gen_ai.input.messages": doc,
-			// Not a transcript key: never read, even though it holds the same tool result.
+			// Not a transcript key, but JSON that holds the same tool result: read by its shape.
 			"app.payload": doc,
 		},
 		ids:  []string{"c1"},
-		want: map[string]string{"gen_ai.input.messages": want}, wantPayloads: 1, wantTainted: true,
+		want: map[string]string{"gen_ai.input.messages": want, "app.payload": want}, wantPayloads: 2, wantTainted: true,
 	})
 	// With nothing withheld the attribute is not even rewritten.
-	runWithhold(t, withholdCase{attrs: map[string]any{"gen_ai.input.messages": doc}, ids: []string{"c3"}})
+	runWithhold(t, withholdCase{attrs: map[string]any{"gen_ai.input.messages": doc}})
 }
 
 // TestWithholdAsksPolicyWithTrimmedIDs pins the Policy contract: ids arrive trimmed, and the tool is
@@ -488,7 +510,7 @@ func TestWithholdAsksPolicyWithTrimmedIDs(t *testing.T) {
 		`{"type":"tool_call_response","id":"c1 ","response":{}}]`})
 	p := policy(nil, nil)
 	Withhold(attrs, p, &markShaper{}, false)
-	want := []string{"c1|find_customer", "c1|"}
+	want := []string{"c1", "c1"}
 	if strings.Join(p.asked, ",") != strings.Join(want, ",") {
 		t.Errorf("policy asked %q, want %q", p.asked, want)
 	}
@@ -496,6 +518,9 @@ func TestWithholdAsksPolicyWithTrimmedIDs(t *testing.T) {
 
 // Withhold runs a fresh Withholder on one span's attributes.
 func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
-	var h Withholder
-	return h.Withhold(attrs, p, s, taint)
+	w := NewWithholder(Default)
+	w.Taint = taint
+	w.Add(0, Span{Attrs: attrs}, pcommon.NewValueEmpty())
+	w.Resolve(p)
+	return w.Apply(s)
 }

@@ -189,17 +189,14 @@ func (g *guard) collect(td ptrace.Traces) map[runKey]*runBatch {
 		}
 		sss := rss.At(i).ScopeSpans()
 		for j := 0; j < sss.Len(); j++ {
+			scope := sss.At(j).Scope().Name()
 			spans := sss.At(j).Spans()
 			for k := 0; k < spans.Len(); k++ {
 				span := spans.At(k)
-				v := agentspan.Recognize(span.Name(), span.Attributes())
 				root := span.ParentSpanID().IsEmpty()
+				v := agentspan.Default.Recognize(agentspan.Span{Scope: scope, Name: span.Name(), Attrs: span.Attributes(), Root: root})
 				if v.Role == agentspan.RoleOther && !root {
 					continue
-				}
-				if root && v.Agent == "" && v.Convention == agentspan.OpenInference {
-					// LangGraph names the run only in its root span's name.
-					v.Agent = span.Name()
 				}
 				if batch == nil {
 					batch = map[runKey]*runBatch{}

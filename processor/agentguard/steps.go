@@ -17,12 +17,15 @@ import (
 // It is pure and runs outside the lock.
 func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scratch) progress.Step {
 	attrs := span.Attributes()
-	result := agentspan.Result(v, attrs)
+	result, readable := agentspan.Result(v, attrs)
+	args, argsReadable := agentspan.Args(v, attrs)
 	s := progress.Step{
-		Tool:    v.Tool,
-		Start:   span.StartTimestamp().AsTime(),
-		CallKey: g.normaliser.Key(v.Tool, agentspan.Args(v, attrs), scratch),
-		Result:  g.normaliser.Of(result, scratch),
+		Tool:      v.Tool,
+		Start:     span.StartTimestamp().AsTime(),
+		CallKey:   g.normaliser.Key(v.Tool, args, scratch),
+		Result:    g.normaliser.Of(result, scratch),
+		Unread:    !readable,
+		NoCallKey: !argsReadable,
 	}
 	if span.Status().Code() == ptrace.StatusCodeError {
 		s.Failed = true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/redactionprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/transformprocessor"
@@ -23,7 +24,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/agentspan"
-	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
 
@@ -124,8 +125,8 @@ func padCustomerRecord(r agentgen.Run, rng *rand.Rand) agentgen.Run {
 		`,"orders":[` + strings.Join(orders, ",") + `],"tickets":[` + strings.Join(tickets, ",") + `]`
 
 	var result string
-	forEachSpan(r.Traces, func(s ptrace.Span) {
-		if v := agentspan.Recognize(s.Name(), s.Attributes()); v.Role == agentspan.RoleTool && v.Tool == customerTool {
+	collectortest.ForEachSpan(r.Traces, func(s ptrace.Span) {
+		if v := agentspan.Default.Recognize(agentspan.Span{Name: s.Name(), Attrs: s.Attributes()}); v.Role == agentspan.RoleTool && v.Tool == customerTool {
 			res, _ := s.Attributes().Get(v.ResultKey)
 			result = res.Str()
 		}
@@ -136,7 +137,7 @@ func padCustomerRecord(r agentgen.Run, rng *rand.Rand) agentgen.Run {
 	}
 	padded := strings.Replace(result, notesMember, notesMember+extra, 1)
 	copies := 0
-	forEachSpan(r.Traces, func(s ptrace.Span) {
+	collectortest.ForEachSpan(r.Traces, func(s ptrace.Span) {
 		for _, v := range s.Attributes().All() {
 			if v.Type() == pcommon.ValueTypeStr && strings.Contains(v.Str(), result) {
 				copies += strings.Count(v.Str(), result)
@@ -323,7 +324,7 @@ var attrWalkSink int
 func BenchmarkAttributeWalk(b *testing.B) {
 	benchBatchPer(b, func(td ptrace.Traces) {
 		n := 0
-		forEachSpan(td, func(s ptrace.Span) {
+		collectortest.ForEachSpan(td, func(s ptrace.Span) {
 			for _, v := range s.Attributes().All() {
 				n += len(v.Str())
 			}
@@ -353,22 +354,25 @@ var valueSizes = []struct {
 	size int
 }{{"1KiB", 1 << 10}, {"16KiB", 16 << 10}, {"256KiB", 256 << 10}}
 
-// BenchmarkShapeValue is the processor's value path for one attribute of a data-class span:
-// valueShaper.ShapeText, which shapes with countsonly into the batch's reused buffer and returns the
-// shaped string. Allocations per op must not grow with the value.
+// BenchmarkShapeValue is the processor's value path for one attribute of a data-class span: the
+// batch's valueShaper, which shapes with countsonly into the batch's reused buffer, remembers what it
+// withholds in the trace's fingerprints, and writes the shaped string back. Allocations per op must not
+// grow with the value.
 func BenchmarkShapeValue(b *testing.B) {
-	cfg := createDefaultConfig()
+	p := newBenchProcessor(b)
 	for _, vs := range valueSizes {
 		b.Run(vs.name, func(b *testing.B) {
 			doc := valueDoc(vs.size)
-			s := valueShaper{shaper: countsonly.New(cfg.KeptKeys, countsonly.Limits{MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxValueBytes})}
-			if out := s.ShapeText(doc); s.failed > 0 || !strings.Contains(out, `"name":"[withheld]"`) {
-				b.Fatalf("not shaped: %.200s", out)
+			bt, owner := oneTraceBatch(p)
+			v := pcommon.NewValueStr(doc)
+			if bt.values.shapeAttr("gen_ai.tool.call.result", v, owner); bt.values.failed > 0 || !strings.Contains(v.Str(), `"name":"[withheld]"`) {
+				b.Fatalf("not shaped: %.200s", v.Str())
 			}
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = s.ShapeText(doc)
+				v.SetStr(doc)
+				bt.values.shapeAttr("gen_ai.tool.call.result", v, owner)
 			}
 		})
 	}
@@ -376,16 +380,10 @@ func BenchmarkShapeValue(b *testing.B) {
 
 // BenchmarkWithholdTranscript is the value path for a model span: a GenAI transcript whose one
 // customer result is of the given size, through the batch's agentspan.Withholder with the processor's
-// own policy and shaper. Each op first puts the original transcript back (one SetStr, as the processor's own
-// SetStr of the result costs).
+// own policy and shaper. Each op first puts the original transcript back (one SetStr, as the
+// processor's own SetStr of the result costs).
 func BenchmarkWithholdTranscript(b *testing.B) {
-	cfg := createDefaultConfig()
-	byName(cfg)
-	p, err := newShapeOnly(benchSettings(metadata.Type), cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = p.shutdown(context.Background()) })
+	p := newBenchProcessor(b)
 	for _, vs := range valueSizes {
 		b.Run(vs.name, func(b *testing.B) {
 			result := valueDoc(vs.size)
@@ -395,16 +393,40 @@ func BenchmarkWithholdTranscript(b *testing.B) {
 			attrs := pcommon.NewMap()
 			attrs.PutStr("gen_ai.input.messages", transcript)
 			v, _ := attrs.Get("gen_ai.input.messages")
-			bt := p.newBatch()
-			if bt.withholder.Withhold(attrs, bt, &bt.values, false); strings.Contains(v.Str(), "Ada Lovelace") {
+			bt, owner := oneTraceBatch(p)
+			withhold := func() {
+				bt.w.Reset()
+				bt.w.Add(owner, agentspan.Span{Attrs: attrs}, bt.noBody)
+				bt.w.Resolve(bt)
+				bt.w.Apply(&bt.values)
+			}
+			if withhold(); strings.Contains(v.Str(), "Ada Lovelace") {
 				b.Fatalf("not withheld: %.300s", v.Str())
 			}
 			b.SetBytes(int64(len(transcript)))
 			b.ReportAllocs()
 			for b.Loop() {
 				v.SetStr(transcript)
-				bt.withholder.Withhold(attrs, bt, &bt.values, false)
+				withhold()
 			}
 		})
 	}
+}
+
+func newBenchProcessor(b *testing.B) *shapeOnly {
+	cfg := createDefaultConfig()
+	byName(cfg)
+	p, err := newShapeOnly(benchSettings(metadata.Type), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = p.shutdown(context.Background()) })
+	return p
+}
+
+// oneTraceBatch is a batch of the processor with one owner, a trace.
+func oneTraceBatch(p *shapeOnly) (*batch, int32) {
+	bt := newBatch(p)
+	bt.start(time.Now())
+	return bt, bt.ownerOf(pcommon.TraceID{1, 2, 3}, "")
 }

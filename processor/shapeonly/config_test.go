@@ -32,25 +32,44 @@ func TestDefaultConfigIsTheSeed(t *testing.T) {
 	assert.Equal(t, []string{"customer"}, cfg.ShapedClasses)
 	assert.Equal(t, []string{"query", "question", "status", "source", "kind", "title", "description", "error"}, cfg.KeptKeys)
 	assert.False(t, cfg.TaintOutputs)
-	assert.Contains(t, cfg.StructuralKeys, "gen_ai.tool.call.id")
+	// Structural keys are added to the built-in ones, never replace them: none by default.
+	assert.Empty(t, cfg.StructuralKeys)
 }
 
 func TestCustomConfig(t *testing.T) {
 	cfg := loadConfig(t, "custom")
 	require.NoError(t, confmap.Validate(cfg))
 	assert.Equal(t, "app.data_class", cfg.DataClassAttribute)
-	assert.Equal(t, map[string]string{"find_customer": "customer", "charge_card": "payment"}, cfg.Tools)
+	assert.Equal(t, map[string]string{"find_customer": "customer", "charge_card": "payment", "get_weather": "public"}, cfg.Tools)
+	assert.Equal(t, []string{"public"}, cfg.UnshapedClasses)
 	assert.Equal(t, []string{"status", "error"}, cfg.KeptKeys)
+	assert.Equal(t, []string{"session.id"}, cfg.RunAttributes)
+	require.Len(t, cfg.Conventions, 1)
+	assert.Equal(t, "mysdk", cfg.Conventions[0].Name)
+	assert.Equal(t, "mysdk.kind", cfg.Conventions[0].Match.Attribute)
+	assert.Equal(t, []string{"mysdk.prompt"}, cfg.Conventions[0].Transcripts)
 	assert.True(t, cfg.TaintOutputs)
 	assert.Equal(t, 32, cfg.MaxDepth)
-	assert.Equal(t, 5000, cfg.MaxTrackedCalls)
-	assert.Equal(t, 10*time.Minute, cfg.TrackedCallTTL)
+	assert.Equal(t, 5000, cfg.MaxTraces)
+	assert.Equal(t, 10*time.Minute, cfg.MemoryTTL)
+	assert.Equal(t, 100000, cfg.MaxFingerprints)
+	assert.Equal(t, 1000, cfg.MaxFingerprintsPerTrace)
+}
+
+// TestClassNotShapedNorUnshapedIsAnError: a class in tools that neither list names is most likely a
+// typo, which would silently leave the tool's data unshaped. Classes compare case-insensitively.
+func TestClassNotShapedNorUnshapedIsAnError(t *testing.T) {
+	err := confmap.Validate(loadConfig(t, "unknown_class"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `tools::find_customer: data class "customers" is in neither shaped_classes [customer] nor unshaped_classes []`)
+	assert.Contains(t, err.Error(), `tools::get_weather: data class "public"`)
+	assert.NotContains(t, err.Error(), "lookup_order", "Customer is customer")
 }
 
 func TestInvalidConfigNamesEveryField(t *testing.T) {
 	err := confmap.Validate(loadConfig(t, "invalid"))
 	require.Error(t, err)
-	for _, field := range []string{"data_class_attribute", "shaped_classes", "max_depth", "max_tracked_calls", "tracked_call_ttl"} {
+	for _, field := range []string{"data_class_attribute", "shaped_classes", "max_depth", "max_traces", "memory_ttl", "max_fingerprints"} {
 		assert.Contains(t, err.Error(), field)
 	}
 }

@@ -6,76 +6,228 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/recent"
 )
 
-// memory is what the processor remembers across batches: the calls whose data is withheld, and the
-// tools learnt to be data-class from their spans' attributes. A transcript can arrive in a later batch
-// than the tool span that classed its call, or name a tool whose own span said what it is.
-//
-// A call is remembered by its trace and its id: some SDKs number calls per run (call_1, call_2, ...), so
-// an id alone would withhold other runs' calls. A transcript in a later trace of the same conversation
-// still names each call's tool, and tool names are remembered across traces.
+// memory is what one shapeonly remembers across batches, bounded in count and age: per trace and per
+// run, whether it carried data-class data, its data-class call ids and the fingerprints of what was
+// withheld; and the tool names learnt to be data-class from their spans' attributes. A transcript can
+// arrive in a later batch than the tool span that classed its call, and a later trace of the same run
+// can repeat what an earlier one withheld.
 type memory struct {
 	mu      sync.Mutex
-	calls   *recent.Map[struct{}]
+	traces  *recent.Map[*scope]
+	runs    *recent.Map[*scope]
 	tools   *recent.Map[struct{}]
-	evicted recent.Evicted
+	evicted evictions
+	// fingerprints counts the entries held across every scope; past maxFingerprints the oldest
+	// scopes are forgotten.
+	fingerprints, maxFingerprints, perScope int
 }
 
-func newMemory(maxEntries int, ttl time.Duration) *memory {
-	return &memory{calls: recent.New[struct{}](maxEntries, ttl), tools: recent.New[struct{}](maxEntries, ttl)}
+// evictions counts what the memory forgot, by why.
+type evictions struct{ age, capacity, fingerprints int }
+
+// scope is one trace's or one run's memory.
+type scope struct {
+	mu sync.RWMutex // guards calls, dataClass, set and saturated
+	// calls are the ids of the scope's data-class calls.
+	calls map[string]struct{}
+	// dataClass: the scope carried data-class data.
+	dataClass bool
+	// set holds the fingerprints of what was withheld; nil until something is.
+	set *fingerprint.Set
+	// saturated: the set is full, so what is withheld can no longer be remembered: every later value
+	// of the scope is withheld whole.
+	saturated bool
+
+	// Guarded by memory.mu: the entries counted in memory.fingerprints, whether the scope has been
+	// evicted, and (traces only) the run the trace belongs to.
+	counted int
+	gone    bool
+	run     string
 }
 
-// rememberCall marks a call, by its key (see callKey), as data-class.
-func (m *memory) rememberCall(key []byte, now time.Time) {
+// maxCallsPerScope bounds one trace's remembered call ids; past it the trace is data-class as a whole,
+// and unknown results in it are withheld anyway.
+const maxCallsPerScope = 4096
+
+func newMemory(cfg *Config) *memory {
+	m := &memory{
+		traces:          recent.New[*scope](cfg.MaxTraces, cfg.MemoryTTL),
+		runs:            recent.New[*scope](cfg.MaxTraces, cfg.MemoryTTL),
+		tools:           recent.New[struct{}](cfg.MaxTraces, cfg.MemoryTTL),
+		maxFingerprints: cfg.MaxFingerprints,
+		perScope:        cfg.MaxFingerprintsPerTrace,
+	}
+	forget := func(_ string, s *scope, byAge bool) {
+		m.fingerprints -= s.counted
+		s.counted, s.gone = 0, true
+		if byAge {
+			m.evicted.age++
+		} else {
+			m.evicted.capacity++
+		}
+	}
+	m.traces.OnEvict(forget)
+	m.runs.OnEvict(forget)
+	m.tools.OnEvict(func(_ string, _ struct{}, byAge bool) {
+		if byAge {
+			m.evicted.age++
+		} else {
+			m.evicted.capacity++
+		}
+	})
+	return m
+}
+
+// scopes returns the memory of a trace and of its run, created when create is set (nil otherwise when
+// absent). run is the run the span names; when empty, the run the trace was seen in before is used,
+// and a named run is remembered for the trace. Records outside any trace (log records with a zero
+// trace id) share one trace memory: matching them with each other can only withhold more.
+func (m *memory) scopes(trace pcommon.TraceID, run string, now time.Time, create bool) (ts, rs *scope) {
 	m.mu.Lock()
-	m.add(m.calls.Put(string(key), struct{}{}, now))
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	ts = m.get(m.traces, trace[:], now, create)
+	if ts != nil {
+		if run == "" {
+			run = ts.run
+		} else {
+			ts.run = run
+		}
+	}
+	if run != "" {
+		rs = m.get(m.runs, []byte(run), now, create)
+	}
+	return ts, rs
 }
 
-// learnTool marks a tool name as data-class because one of its spans said so.
+// get returns a scope, refreshing its age; the caller holds mu.
+func (m *memory) get(scopes *recent.Map[*scope], key []byte, now time.Time, create bool) *scope {
+	s, ok := scopes.Get(key, now)
+	if !ok {
+		if !create {
+			return nil
+		}
+		s = &scope{}
+	}
+	scopes.Put(string(key), s, now)
+	return s
+}
+
+// any reports whether anything has been withheld that later values must be searched for.
+func (m *memory) any() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.fingerprints > 0 || m.traces.Len() > 0 || m.runs.Len() > 0
+}
+
+// account counts fingerprints added to a scope and forgets the oldest scopes past the bound.
+func (m *memory) account(s *scope, added int) {
+	if added == 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.gone {
+		return
+	}
+	s.counted += added
+	m.fingerprints += added
+	for m.fingerprints > m.maxFingerprints {
+		before := m.evicted.capacity
+		if !m.traces.EvictOldest() && !m.runs.EvictOldest() {
+			break
+		}
+		// Forgotten to bound the fingerprints, not the number of traces.
+		m.evicted.capacity = before
+		m.evicted.fingerprints++
+	}
+}
+
 func (m *memory) learnTool(name string, now time.Time) {
 	if name == "" {
 		return
 	}
 	m.mu.Lock()
-	m.add(m.tools.Put(name, struct{}{}, now))
+	m.tools.Put(name, struct{}{}, now)
 	m.mu.Unlock()
 }
 
-func (m *memory) hasCall(key []byte, now time.Time) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	_, ok := m.calls.Get(key, now)
-	return ok
-}
-
-// callKey appends the memory key of a call: its trace id, then its call id.
-func callKey(dst []byte, trace pcommon.TraceID, id []byte) []byte {
-	return append(append(dst, trace[:]...), id...)
-}
-
-func (m *memory) learnt(name []byte, now time.Time) bool {
-	if len(name) == 0 {
-		return false
-	}
+func (m *memory) toolLearnt(name []byte, now time.Time) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	_, ok := m.tools.Get(name, now)
 	return ok
 }
 
-func (m *memory) add(ev recent.Evicted) {
-	m.evicted.Age += ev.Age
-	m.evicted.Capacity += ev.Capacity
+// expire drops what outlived the age limit.
+func (m *memory) expire(now time.Time) {
+	m.mu.Lock()
+	m.traces.Expire(now)
+	m.runs.Expire(now)
+	m.tools.Expire(now)
+	m.mu.Unlock()
 }
 
 // takeEvicted returns and resets the eviction counts, for telemetry.
-func (m *memory) takeEvicted() recent.Evicted {
+func (m *memory) takeEvicted() evictions {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ev := m.evicted
-	m.evicted = recent.Evicted{}
+	m.evicted = evictions{}
 	return ev
+}
+
+// held is the fingerprints held, for telemetry.
+func (m *memory) held() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.fingerprints
+}
+
+// remember marks the scope data-class and, with an id, remembers the call.
+func (s *scope) remember(id []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dataClass = true
+	if len(id) == 0 {
+		return
+	}
+	if s.calls == nil {
+		s.calls = map[string]struct{}{}
+	}
+	if len(s.calls) < maxCallsPerScope {
+		s.calls[string(id)] = struct{}{}
+	}
+}
+
+func (s *scope) hasCall(id []byte) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.calls[string(id)]
+	return ok
+}
+
+func (s *scope) shaped() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.dataClass
+}
+
+// add remembers withheld leaves through fn and returns how many fingerprints were added.
+func (s *scope) add(perScope int, fn func(*fingerprint.Set) (int, bool)) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dataClass = true
+	if s.saturated {
+		return 0
+	}
+	if s.set == nil {
+		s.set = fingerprint.NewSet(perScope)
+	}
+	added, full := fn(s.set)
+	s.saturated = full
+	return added
 }

@@ -2,6 +2,7 @@ package shapeonly
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/collector/component"
@@ -19,16 +20,22 @@ import (
 )
 
 // shapeOnly withholds the values of data-class tool calls wherever they appear: on the tool's own span,
-// and in the transcripts of model spans that read the results back, found by tool-call id.
+// in the transcripts that read the results back (found by call id, tool name or order), and, by
+// content, in any later string of the same trace or run. The rules are in docs/design.md.
 type shapeOnly struct {
-	id         component.ID
-	cfg        *Config
-	shaper     *countsonly.Shaper
-	structural map[string]struct{}
-	classes    map[string]struct{}
-	memory     *memory
-	telemetry  *metadata.TelemetryBuilder
-	now        func() time.Time
+	id       component.ID
+	cfg      *Config
+	registry *agentspan.Registry
+	shaper   *countsonly.Shaper
+	// structural attributes are kept on data-class spans; protected ones are ids that content
+	// matching leaves alone too (call, run and session ids users group and search by).
+	structural, protected map[string]struct{}
+	shapedClasses         map[string]bool
+	tools                 map[string]bool // normalised tool name: data-class or not
+	memory                *memory
+	telemetry             *metadata.TelemetryBuilder
+	batches               sync.Pool
+	now                   func() time.Time
 }
 
 func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
@@ -36,19 +43,33 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	if err != nil {
 		return nil, err
 	}
+	reg := agentspan.NewRegistry(cfg.Conventions)
 	p := &shapeOnly{
-		id:         set.ID,
-		cfg:        cfg,
-		shaper:     countsonly.New(cfg.KeptKeys, countsonly.Limits{MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxValueBytes}),
-		structural: setOf(cfg.StructuralKeys),
-		classes:    setOf(cfg.ShapedClasses),
-		memory:     acquireMemory(set.ID, cfg),
-		telemetry:  tb,
-		now:        time.Now,
+		id:            set.ID,
+		cfg:           cfg,
+		registry:      reg,
+		shaper:        countsonly.New(cfg.KeptKeys, countsonly.Limits{MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxValueBytes}),
+		structural:    setOf(reg.StructuralKeys(), annotation.Keys(), cfg.StructuralKeys, cfg.RunAttributes, []string{cfg.DataClassAttribute}),
+		protected:     setOf(reg.IDKeys(), cfg.RunAttributes, annotation.Keys(), []string{cfg.DataClassAttribute}),
+		shapedClasses: map[string]bool{},
+		tools:         map[string]bool{},
+		memory:        acquireMemory(set.ID, cfg),
+		telemetry:     tb,
+		now:           time.Now,
 	}
-	p.structural[cfg.DataClassAttribute] = struct{}{}
+	for _, c := range cfg.ShapedClasses {
+		p.shapedClasses[normalName(c)] = true
+	}
+	for tool, class := range cfg.Tools {
+		p.tools[normalName(tool)] = p.shapedClasses[normalName(class)]
+	}
+	p.batches.New = func() any { return newBatch(p) }
+	err = tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, o metric.Int64Observer) error {
+		o.Observe(int64(p.memory.held()))
+		return nil
+	})
 	p.serveZeros()
-	return p, nil
+	return p, err
 }
 
 // serveZeros starts every series at zero: a counter first served at its first increment is a jump
@@ -56,10 +77,12 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 func (p *shapeOnly) serveZeros() {
 	ctx, t := context.Background(), p.telemetry
 	t.ProcessorShapeonlyValuesWithheld.Add(ctx, 0)
+	t.ProcessorShapeonlyContentMatches.Add(ctx, 0)
 	t.ProcessorShapeonlyRecordsShaped.Add(ctx, 0)
 	t.ProcessorShapeonlyValuesFailed.Add(ctx, 0)
-	t.ProcessorShapeonlyMemoryEvicted.Add(ctx, 0, reasonAge)
-	t.ProcessorShapeonlyMemoryEvicted.Add(ctx, 0, reasonCapacity)
+	for _, r := range evictionReasons {
+		t.ProcessorShapeonlyMemoryEvicted.Add(ctx, 0, r)
+	}
 }
 
 func (p *shapeOnly) shutdown(context.Context) error {
@@ -68,243 +91,86 @@ func (p *shapeOnly) shutdown(context.Context) error {
 	return nil
 }
 
-// batch is the work on one batch: the shaper that counts what it withheld, and the policy transcripts
-// consult, which remembers the calls it learns of as it goes.
-type batch struct {
-	p      *shapeOnly
-	now    time.Time
-	values valueShaper
-	shaped int
-	// trace is the trace of the span or log record being shaped: calls are remembered per trace.
-	trace      pcommon.TraceID
-	key        []byte
-	withholder agentspan.Withholder
-	// noBody stands for the body spans do not have.
-	noBody pcommon.Value
-}
-
-func (p *shapeOnly) newBatch() *batch {
-	return &batch{p: p, now: p.now(), values: valueShaper{shaper: p.shaper}, noBody: pcommon.NewValueEmpty()}
-}
-
-// Withheld implements agentspan.Policy: a call is withheld when it was classed earlier in its trace,
-// or the transcript names its tool and the tool is data-class; then it is remembered for later spans.
-func (b *batch) Withheld(id, tool []byte) bool {
-	if tool != nil && b.p.toolShaped(tool, b.now) {
-		b.rememberCall(id)
-		return true
-	}
-	if len(id) == 0 {
-		return false
-	}
-	b.key = callKey(b.key[:0], b.trace, id)
-	return b.p.memory.hasCall(b.key, b.now)
-}
-
-func (b *batch) rememberCall(id []byte) {
-	if len(id) == 0 {
-		return
-	}
-	b.key = callKey(b.key[:0], b.trace, id)
-	b.p.memory.rememberCall(b.key, b.now)
-}
+// keptKey reports whether a JSON key is on the kept list: values under it stay.
+func (p *shapeOnly) keptKey(key []byte) bool { return p.shaper.Kept(string(key)) }
 
 // toolShaped reports whether a tool is data-class by configuration or by what its spans said.
 func (p *shapeOnly) toolShaped(name []byte, now time.Time) bool {
-	if class, ok := p.cfg.Tools[string(name)]; ok {
-		_, shaped := p.classes[class]
+	n := normalName(string(name))
+	if shaped, ok := p.tools[n]; ok {
 		return shaped
 	}
-	return p.memory.learnt(name, now)
+	return n != "" && p.memory.toolLearnt([]byte(n), now)
 }
 
-// classify decides whether a tool span's data is withheld, and remembers its call id and, when its own
-// attribute classed it, its tool name.
-func (b *batch) classify(v agentspan.View, attrs pcommon.Map) bool {
-	if class, ok := attrs.Get(b.p.cfg.DataClassAttribute); ok {
-		if _, shaped := b.p.classes[class.AsString()]; shaped {
-			b.p.memory.learnTool(v.Tool, b.now)
-			b.rememberCall([]byte(v.CallID))
-			return true
-		}
-	}
-	return b.Withheld([]byte(v.CallID), []byte(v.Tool))
+// classShaped reports whether a data class attribute names a shaped class.
+func (p *shapeOnly) classShaped(v pcommon.Value) bool {
+	return p.shapedClasses[normalName(v.AsString())]
 }
-
-// shapeAll shapes every attribute of a data-class record except the structural ones.
-func (b *batch) shapeAll(attrs pcommon.Map) {
-	attrs.Range(func(k string, v pcommon.Value) bool {
-		if _, keep := b.p.structural[k]; !keep {
-			b.values.shapeAttr(k, v)
-		}
-		return true
-	})
-}
-
-// shapeTranscripts withholds data-class results in the transcripts attrs carries, and the content of
-// an older GenAI tool-message event whose call is withheld. It reports whether anything changed.
-func (b *batch) shapeTranscripts(name string, attrs pcommon.Map, body pcommon.Value) bool {
-	before := b.values.withheld
-	b.withholder.Withhold(attrs, b, &b.values, b.p.cfg.TaintOutputs)
-	if body.Type() == pcommon.ValueTypeMap {
-		b.withholder.Withhold(body.Map(), b, &b.values, b.p.cfg.TaintOutputs)
-	}
-	if id, ok := agentspan.ToolMessageID(name, attrs, body); ok && b.Withheld([]byte(id), nil) {
-		if v, ok := attrs.Get(agentspan.ToolMessageContentKey); ok {
-			b.values.shapeAttr("", v)
-		}
-		switch body.Type() {
-		case pcommon.ValueTypeMap:
-			if v, ok := body.Map().Get(agentspan.ToolMessageContentKey); ok {
-				b.values.shapeAttr("", v)
-			}
-		case pcommon.ValueTypeStr:
-			b.values.shapeAttr("", body)
-		}
-	}
-	return b.values.withheld > before
-}
-
-// spanTreatment is what the second walk does to a span.
-type spanTreatment uint8
-
-const (
-	readTranscripts spanTreatment = iota // withhold data-class results wherever its transcripts show them
-	shapeWhole                           // a data-class tool call: every non-structural value
-	leaveAlone                           // a tool call whose data may stay
-)
 
 func (p *shapeOnly) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Traces, error) {
-	b := p.newBatch()
-	// Tool spans first: a model span earlier in the batch may show their results. treatment holds the
-	// verdict per span, in walk order, for the second walk.
-	treatment := make([]spanTreatment, 0, 64)
-	forEachSpan(td, func(span ptrace.Span) {
-		b.trace = span.TraceID()
-		v := agentspan.Recognize(span.Name(), span.Attributes())
-		switch {
-		case v.Role != agentspan.RoleTool:
-			treatment = append(treatment, readTranscripts)
-		case b.classify(v, span.Attributes()):
-			treatment = append(treatment, shapeWhole)
-		default:
-			// A tool's own arguments and result are not a transcript; its class says they may stay.
-			treatment = append(treatment, leaveAlone)
-		}
-	})
-	i := 0
-	forEachSpan(td, func(span ptrace.Span) {
-		b.trace = span.TraceID()
-		t := treatment[i]
-		i++
-		switch t {
-		case leaveAlone:
-			return
-		case shapeWhole:
-			b.shapeAll(span.Attributes())
-			events := span.Events()
-			for i := 0; i < events.Len(); i++ {
-				// agentguard's stuck event names the agent and reason, which the count connector
-				// turns into a metric: it is left whole.
-				if events.At(i).Name() != annotation.StuckEvent {
-					b.shapeAll(events.At(i).Attributes())
-				}
-			}
-			b.shaped++
-			return
-		}
-		changed := b.shapeTranscripts(span.Name(), span.Attributes(), b.noBody)
-		events := span.Events()
-		for i := 0; i < events.Len(); i++ {
-			e := events.At(i)
-			changed = b.shapeTranscripts(e.Name(), e.Attributes(), b.noBody) || changed
-		}
-		if changed {
-			b.shaped++
-		}
-	})
+	b := p.batches.Get().(*batch)
+	defer p.batches.Put(b)
+	b.start(p.now())
+	b.readSpans(td)
+	b.decide()
+	b.shape()
+	if b.searchable() {
+		b.searchSpans(td)
+	}
 	p.record(ctx, b)
 	return td, nil
 }
 
 func (p *shapeOnly) processLogs(ctx context.Context, ld plog.Logs) (plog.Logs, error) {
-	b := p.newBatch()
-	rls := ld.ResourceLogs()
-	for i := 0; i < rls.Len(); i++ {
-		sls := rls.At(i).ScopeLogs()
-		for j := 0; j < sls.Len(); j++ {
-			lrs := sls.At(j).LogRecords()
-			for k := 0; k < lrs.Len(); k++ {
-				if b.shapeLogRecord(lrs.At(k)) {
-					b.shaped++
-				}
-			}
-		}
+	b := p.batches.Get().(*batch)
+	defer p.batches.Put(b)
+	b.start(p.now())
+	b.readLogs(ld)
+	b.decide()
+	b.shape()
+	if b.searchable() {
+		b.searchLogs(ld)
 	}
 	p.record(ctx, b)
 	return ld, nil
 }
 
-// shapeLogRecord treats a log record that describes a tool call like a tool span, and any other record
-// like a span that may carry a transcript.
-func (b *batch) shapeLogRecord(lr plog.LogRecord) bool {
-	b.trace = lr.TraceID()
-	attrs := lr.Attributes()
-	name := lr.EventName()
-	if name == "" {
-		if v, ok := attrs.Get("event.name"); ok {
-			name = v.AsString()
-		}
-	}
-	if v := agentspan.Recognize(name, attrs); v.Role == agentspan.RoleTool && b.classify(v, attrs) {
-		b.shapeAll(attrs)
-		b.values.shapeAttr("", lr.Body())
-		return true
-	}
-	return b.shapeTranscripts(name, attrs, lr.Body())
-}
-
 func (p *shapeOnly) record(ctx context.Context, b *batch) {
-	if b.values.withheld > 0 {
-		p.telemetry.ProcessorShapeonlyValuesWithheld.Add(ctx, int64(b.values.withheld))
+	t := p.telemetry
+	if n := b.values.withheld + b.matched; n > 0 {
+		t.ProcessorShapeonlyValuesWithheld.Add(ctx, int64(n))
+	}
+	if b.matched > 0 {
+		t.ProcessorShapeonlyContentMatches.Add(ctx, int64(b.matched))
 	}
 	if b.values.failed > 0 {
-		p.telemetry.ProcessorShapeonlyValuesFailed.Add(ctx, int64(b.values.failed))
+		t.ProcessorShapeonlyValuesFailed.Add(ctx, int64(b.values.failed))
 	}
-	if b.shaped > 0 {
-		p.telemetry.ProcessorShapeonlyRecordsShaped.Add(ctx, int64(b.shaped))
+	if n := b.recordsShaped(); n > 0 {
+		t.ProcessorShapeonlyRecordsShaped.Add(ctx, int64(n))
 	}
 	ev := p.memory.takeEvicted()
-	if ev.Age > 0 {
-		p.telemetry.ProcessorShapeonlyMemoryEvicted.Add(ctx, int64(ev.Age), reasonAge)
-	}
-	if ev.Capacity > 0 {
-		p.telemetry.ProcessorShapeonlyMemoryEvicted.Add(ctx, int64(ev.Capacity), reasonCapacity)
-	}
-}
-
-var (
-	reasonAge      = metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "age")))
-	reasonCapacity = metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "capacity")))
-)
-
-func forEachSpan(td ptrace.Traces, fn func(ptrace.Span)) {
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				fn(spans.At(k))
-			}
+	for i, n := range []int{ev.age, ev.capacity, ev.fingerprints} {
+		if n > 0 {
+			t.ProcessorShapeonlyMemoryEvicted.Add(ctx, int64(n), evictionReasons[i])
 		}
 	}
 }
 
-func setOf(keys []string) map[string]struct{} {
-	m := make(map[string]struct{}, len(keys))
-	for _, k := range keys {
-		m[k] = struct{}{}
+// evictionReasons label memory_evicted: by age, by the trace count, by the fingerprint bound.
+var evictionReasons = []metric.AddOption{
+	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "age"))),
+	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "capacity"))),
+	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "fingerprints"))),
+}
+
+func setOf(lists ...[]string) map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, keys := range lists {
+		for _, k := range keys {
+			m[k] = struct{}{}
+		}
 	}
 	return m
 }

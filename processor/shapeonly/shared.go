@@ -24,7 +24,7 @@ func acquireMemory(id component.ID, cfg *Config) *memory {
 	defer shared.Unlock()
 	s, ok := shared.byID[id]
 	if !ok {
-		s = &sharedMemory{memory: newMemory(cfg.MaxTrackedCalls, cfg.TrackedCallTTL)}
+		s = &sharedMemory{memory: newMemory(cfg)}
 		shared.byID[id] = s
 	}
 	s.users++

@@ -3,10 +3,12 @@
 package metadata
 
 import (
+	"context"
 	"errors"
 	"sync"
 
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/metric/embedded"
 	"go.opentelemetry.io/otel/trace"
 
 	"go.opentelemetry.io/collector/component"
@@ -26,6 +28,8 @@ type TelemetryBuilder struct {
 	meter                            metric.Meter
 	mu                               sync.Mutex
 	registrations                    []metric.Registration
+	ProcessorShapeonlyContentMatches metric.Int64Counter
+	ProcessorShapeonlyFingerprints   metric.Int64ObservableGauge
 	ProcessorShapeonlyMemoryEvicted  metric.Int64Counter
 	ProcessorShapeonlyRecordsShaped  metric.Int64Counter
 	ProcessorShapeonlyValuesFailed   metric.Int64Counter
@@ -41,6 +45,31 @@ type telemetryBuilderOptionFunc func(mb *TelemetryBuilder)
 
 func (tbof telemetryBuilderOptionFunc) apply(mb *TelemetryBuilder) {
 	tbof(mb)
+}
+
+// RegisterProcessorShapeonlyFingerprintsCallback sets callback for observable ProcessorShapeonlyFingerprints metric.
+func (builder *TelemetryBuilder) RegisterProcessorShapeonlyFingerprintsCallback(cb metric.Int64Callback) error {
+	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
+		cb(ctx, &observerInt64{inst: builder.ProcessorShapeonlyFingerprints, obs: o})
+		return nil
+	}, builder.ProcessorShapeonlyFingerprints)
+	if err != nil {
+		return err
+	}
+	builder.mu.Lock()
+	defer builder.mu.Unlock()
+	builder.registrations = append(builder.registrations, reg)
+	return nil
+}
+
+type observerInt64 struct {
+	embedded.Int64Observer
+	inst metric.Int64Observable
+	obs  metric.Observer
+}
+
+func (oi *observerInt64) Observe(value int64, opts ...metric.ObserveOption) {
+	oi.obs.ObserveInt64(oi.inst, value, opts...)
 }
 
 // Shutdown unregister all registered callbacks for async instruments.
@@ -61,9 +90,21 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	}
 	builder.meter = Meter(settings)
 	var err, errs error
+	builder.ProcessorShapeonlyContentMatches, err = builder.meter.Int64Counter(
+		"otelcol_processor_shapeonly_content_matches",
+		metric.WithDescription("Values withheld because they repeated, verbatim or escaped, a value withheld earlier in their trace or run (found by content, whatever the format). [Development]"),
+		metric.WithUnit("{value}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorShapeonlyFingerprints, err = builder.meter.Int64ObservableGauge(
+		"otelcol_processor_shapeonly_fingerprints",
+		metric.WithDescription("Fingerprints of withheld values held across all traces and runs. [Development]"),
+		metric.WithUnit("{fingerprint}"),
+	)
+	errs = errors.Join(errs, err)
 	builder.ProcessorShapeonlyMemoryEvicted, err = builder.meter.Int64Counter(
 		"otelcol_processor_shapeonly_memory_evicted",
-		metric.WithDescription("Remembered data-class call ids and learnt tool names forgotten to stay within bounds, by reason (age or capacity). [Development]"),
+		metric.WithDescription("Remembered traces, runs and learnt tool names forgotten to stay within bounds, by reason (age, capacity, or fingerprints when max_fingerprints was reached). [Development]"),
 		metric.WithUnit("{entry}"),
 	)
 	errs = errors.Join(errs, err)
@@ -81,7 +122,7 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	errs = errors.Join(errs, err)
 	builder.ProcessorShapeonlyValuesWithheld, err = builder.meter.Int64Counter(
 		"otelcol_processor_shapeonly_values_withheld",
-		metric.WithDescription("Strings and arrays replaced by a placeholder, including values withheld whole. [Development]"),
+		metric.WithDescription("Strings and arrays replaced by a placeholder, including values withheld whole and those found by content. [Development]"),
 		metric.WithUnit("{value}"),
 	)
 	errs = errors.Join(errs, err)

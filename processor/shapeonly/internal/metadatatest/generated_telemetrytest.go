@@ -21,10 +21,40 @@ func NewSettings(tt *componenttest.Telemetry) processor.Settings {
 	return set
 }
 
+func AssertEqualProcessorShapeonlyContentMatches(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_shapeonly_content_matches",
+		Description: "Values withheld because they repeated, verbatim or escaped, a value withheld earlier in their trace or run (found by content, whatever the format). [Development]",
+		Unit:        "{value}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_shapeonly_content_matches")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
+func AssertEqualProcessorShapeonlyFingerprints(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_shapeonly_fingerprints",
+		Description: "Fingerprints of withheld values held across all traces and runs. [Development]",
+		Unit:        "{fingerprint}",
+		Data: metricdata.Gauge[int64]{
+			DataPoints: dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_shapeonly_fingerprints")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
 func AssertEqualProcessorShapeonlyMemoryEvicted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_shapeonly_memory_evicted",
-		Description: "Remembered data-class call ids and learnt tool names forgotten to stay within bounds, by reason (age or capacity). [Development]",
+		Description: "Remembered traces, runs and learnt tool names forgotten to stay within bounds, by reason (age, capacity, or fingerprints when max_fingerprints was reached). [Development]",
 		Unit:        "{entry}",
 		Data: metricdata.Sum[int64]{
 			Temporality: metricdata.CumulativeTemporality,
@@ -72,7 +102,7 @@ func AssertEqualProcessorShapeonlyValuesFailed(t *testing.T, tt *componenttest.T
 func AssertEqualProcessorShapeonlyValuesWithheld(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_shapeonly_values_withheld",
-		Description: "Strings and arrays replaced by a placeholder, including values withheld whole. [Development]",
+		Description: "Strings and arrays replaced by a placeholder, including values withheld whole and those found by content. [Development]",
 		Unit:        "{value}",
 		Data: metricdata.Sum[int64]{
 			Temporality: metricdata.CumulativeTemporality,

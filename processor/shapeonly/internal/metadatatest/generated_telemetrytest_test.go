@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
@@ -19,10 +20,21 @@ func TestSetupTelemetry(t *testing.T) {
 	tb, err := metadata.NewTelemetryBuilder(testTel.NewTelemetrySettings())
 	require.NoError(t, err)
 	defer tb.Shutdown()
+	require.NoError(t, tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, observer metric.Int64Observer) error {
+		observer.Observe(1)
+		return nil
+	}))
+	tb.ProcessorShapeonlyContentMatches.Add(context.Background(), 1)
 	tb.ProcessorShapeonlyMemoryEvicted.Add(context.Background(), 1)
 	tb.ProcessorShapeonlyRecordsShaped.Add(context.Background(), 1)
 	tb.ProcessorShapeonlyValuesFailed.Add(context.Background(), 1)
 	tb.ProcessorShapeonlyValuesWithheld.Add(context.Background(), 1)
+	AssertEqualProcessorShapeonlyContentMatches(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
+	AssertEqualProcessorShapeonlyFingerprints(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorShapeonlyMemoryEvicted(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())

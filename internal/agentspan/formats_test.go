@@ -175,9 +175,8 @@ func TestWithholdMessageEvents(t *testing.T) {
 	fn.PutStr("name", "find_customer")
 	fn.PutStr("arguments", `{"customer_ref":"c-881"}`)
 	w := NewWithholder(Default)
-	trace := pcommon.TraceID{7}
-	w.Add(0, trace, Span{Name: "gen_ai.tool.message", Attrs: attrsOf(t, map[string]any{"gen_ai.system": "openai"})}, toolBody)
-	w.Add(1, trace, Span{Name: "gen_ai.assistant.message", Attrs: pcommon.NewMap()}, asstBody)
+	w.Add(0, Span{Name: "gen_ai.tool.message", Attrs: attrsOf(t, map[string]any{"gen_ai.system": "openai"})}, toolBody)
+	w.Add(0, Span{Name: "gen_ai.assistant.message", Attrs: pcommon.NewMap()}, asstBody)
 	w.Resolve(policy(nil, []string{"find_customer"}))
 	s := &markShaper{}
 	if rw := w.Apply(s); rw.Payloads != 2 {

@@ -32,6 +32,7 @@ var googleADK = Convention{
 	ToolFromSpanName: genAI.ToolFromSpanName,
 	AgentName:        []string{"gen_ai.agent.name"},
 	RunID:            []string{"gen_ai.conversation.id", "gcp.vertex.agent.session_id"},
+	FinishReason:     []string{"gen_ai.response.finish_reasons"},
 	Transcripts: []Transcript{
 		{Key: "gcp.vertex.agent.llm_request"},
 		{Key: "gcp.vertex.agent.llm_response", Output: true},
@@ -39,6 +40,6 @@ var googleADK = Convention{
 	Structural: []string{
 		"gen_ai.operation.name", "gen_ai.system", "gen_ai.request.model", "gen_ai.tool.description", "gen_ai.tool.type",
 		"gcp.vertex.agent.event_id", "gcp.vertex.agent.invocation_id", "gcp.vertex.agent.llm_request.model",
-		"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.response.finish_reasons",
+		"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
 	},
 }

@@ -6,22 +6,27 @@ import (
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
-// Policy decides whose data must not show. Names arrive as the transcript spells them (the policy
-// normalises them); ids arrive trimmed of surrounding spaces.
+// Policy decides whose data must not show. owner is what the caller passed to Add: the trace (or run)
+// a record belongs to, which is the scope call ids are unique in. Names arrive as the transcript
+// spells them (the policy normalises them); ids arrive trimmed of surrounding spaces.
 type Policy interface {
 	// ToolShaped reports whether a tool's data is withheld, by its name.
 	ToolShaped(name []byte) bool
-	// CallShaped reports whether the call with this id, in this trace, was found data-class before.
-	CallShaped(trace pcommon.TraceID, id []byte) bool
-	// TraceShaped reports whether this trace has carried data-class data before.
-	TraceShaped(trace pcommon.TraceID) bool
-	// Remember records a data-class call (id may be empty: the trace then carried data-class data),
+	// CallShaped reports whether the owner's call with this id was found data-class before.
+	CallShaped(owner int32, id []byte) bool
+	// TraceShaped reports whether the owner has carried data-class data before.
+	TraceShaped(owner int32) bool
+	// Remember records a data-class call (id may be empty: the owner then carried data-class data),
 	// so later batches withhold its results and its own span.
-	Remember(trace pcommon.TraceID, id []byte)
+	Remember(owner int32, id []byte)
 }
 
+// NoOwner is the owner a Shaper is told of for model text withheld by taint: not the tool's data, so
+// not to be remembered.
+const NoOwner int32 = -1
+
 // Shaper reduces a value to its shape. owner is what the caller passed to Add for the record the
-// value belongs to, so the shaper can remember what it withheld per trace or run.
+// value belongs to (or NoOwner), so the shaper can remember what it withheld per trace or run.
 type Shaper interface {
 	// ShapeJSON appends the shaped form of raw, one JSON value from a transcript, as one JSON value.
 	ShapeJSON(dst, raw []byte, owner int32) []byte
@@ -75,8 +80,9 @@ func NewWithholder(reg *Registry) *Withholder {
 
 type record struct {
 	owner   int32
-	trace   pcommon.TraceID
 	tainted bool
+	// changed: Apply shaped something in the record.
+	changed bool
 }
 
 // doc is one transcript document: a JSON text in an attribute, or an OTLP value (raw nil).
@@ -120,13 +126,15 @@ func (w *Withholder) Reset() {
 }
 
 // Add reads one record's transcripts: its attributes (inputs before outputs), a per-message event's
-// message, and body (a log record's; pass an empty value for spans and span events).
-func (w *Withholder) Add(owner int32, trace pcommon.TraceID, s Span, body pcommon.Value) {
+// message, and body (a log record's; pass an empty value for spans and span events). owner is the
+// trace or run the record belongs to, as the caller numbers them. It returns the record's number.
+func (w *Withholder) Add(owner int32, s Span, body pcommon.Value) int32 {
 	w.rec = int32(len(w.records))
-	w.records = append(w.records, record{owner: owner, trace: trace})
+	w.records = append(w.records, record{owner: owner})
+	rec := w.rec
 	if role, ok := w.reg.eventRoles[s.Name]; ok {
 		w.addMessageEvent(role, s.Attrs, body)
-		return
+		return rec
 	}
 	for _, output := range [2]bool{false, true} {
 		s.Attrs.Range(func(k string, v pcommon.Value) bool {
@@ -147,13 +155,17 @@ func (w *Withholder) Add(owner int32, trace pcommon.TraceID, s Span, body pcommo
 	if body.Type() != pcommon.ValueTypeEmpty {
 		w.addValue(body)
 	}
+	return rec
 }
+
+// Changed reports whether Apply shaped something in the record Add numbered rec.
+func (w *Withholder) Changed(rec int32) bool { return w.records[rec].changed }
 
 // AddToolCall records a call known from its tool span. dc says the span classed it data-class; the
 // caller shapes the span itself.
-func (w *Withholder) AddToolCall(owner int32, trace pcommon.TraceID, id, name string, dc bool) {
+func (w *Withholder) AddToolCall(owner int32, id, name string, dc bool) {
 	w.rec = int32(len(w.records))
-	w.records = append(w.records, record{owner: owner, trace: trace})
+	w.records = append(w.records, record{owner: owner})
 	it := item{kind: itemCall, rec: w.rec, doc: -1, dc: dc}
 	if id != "" {
 		it.ids[0], it.nID = w.intern(jsonraw.StringBytes(id)), 1
@@ -311,9 +323,9 @@ func (w *Withholder) readIDs(it *item, o *object) {
 	}
 }
 
-// callKey is a call's key in the batch: its trace, then its id.
-func (w *Withholder) callKey(trace pcommon.TraceID, id []byte) []byte {
-	w.key = append(append(w.key[:0], trace[:]...), id...)
+// callKey is a call's key in the batch: its owner, then its id.
+func (w *Withholder) callKey(owner int32, id []byte) []byte {
+	w.key = append(append(w.key[:0], byte(owner>>24), byte(owner>>16), byte(owner>>8), byte(owner)), id...)
 	return w.key
 }
 
@@ -325,22 +337,22 @@ func (w *Withholder) Resolve(p Policy) {
 		if it.kind != itemCall {
 			continue
 		}
-		trace := w.records[it.rec].trace
+		owner := w.records[it.rec].owner
 		for _, n := range it.names[:it.nName] {
 			it.dc = it.dc || p.ToolShaped(w.text(n))
 		}
 		for _, id := range it.ids[:it.nID] {
-			it.dc = it.dc || p.CallShaped(trace, w.text(id))
+			it.dc = it.dc || p.CallShaped(owner, w.text(id))
 		}
 		for _, id := range it.ids[:it.nID] {
-			key := w.callKey(trace, w.text(id))
+			key := w.callKey(owner, w.text(id))
 			w.calls[string(key)] = w.calls[string(key)] || it.dc
 			if it.dc {
-				p.Remember(trace, w.text(id))
+				p.Remember(owner, w.text(id))
 			}
 		}
 		if it.dc && it.nID == 0 {
-			p.Remember(trace, nil)
+			p.Remember(owner, nil)
 		}
 	}
 	for i := range w.items {
@@ -348,7 +360,7 @@ func (w *Withholder) Resolve(p Policy) {
 		rec := &w.records[it.rec]
 		switch it.kind {
 		case itemResult:
-			it.dc = w.resultShaped(it, rec.trace, p)
+			it.dc = w.resultShaped(it, rec.owner, p)
 			rec.tainted = rec.tainted || it.dc
 		case itemText:
 			it.dc = rec.tainted
@@ -359,8 +371,8 @@ func (w *Withholder) Resolve(p Policy) {
 // resultShaped decides one result. A result found by id belongs to its call; one that names its tool
 // is judged by the name; one that says neither answers the calls of the message before it, and is
 // withheld if any of them is data-class. A result whose call cannot be found and which names no tool
-// is withheld when its trace carries data-class data: it might be that call's.
-func (w *Withholder) resultShaped(it *item, trace pcommon.TraceID, p Policy) bool {
+// is withheld when its owner carries data-class data: it might be that call's.
+func (w *Withholder) resultShaped(it *item, owner int32, p Policy) bool {
 	for _, n := range it.names[:it.nName] {
 		if p.ToolShaped(w.text(n)) {
 			return true
@@ -369,20 +381,20 @@ func (w *Withholder) resultShaped(it *item, trace pcommon.TraceID, p Policy) boo
 	if it.nID > 0 {
 		known := false
 		for _, id := range it.ids[:it.nID] {
-			dc, ok := w.calls[string(w.callKey(trace, w.text(id)))]
-			if dc || p.CallShaped(trace, w.text(id)) {
+			dc, ok := w.calls[string(w.callKey(owner, w.text(id)))]
+			if dc || p.CallShaped(owner, w.text(id)) {
 				return true
 			}
 			known = known || ok
 		}
 		// A result that names its tool is that tool's, whether or not its call is found.
-		return !known && it.nName == 0 && p.TraceShaped(trace)
+		return !known && it.nName == 0 && p.TraceShaped(owner)
 	}
 	if it.nName > 0 {
 		return false
 	}
 	if it.nc == 0 {
-		return p.TraceShaped(trace)
+		return p.TraceShaped(owner)
 	}
 	for _, c := range w.cands[it.cand : it.cand+it.nc] {
 		if w.items[c].dc {
@@ -398,6 +410,7 @@ func (w *Withholder) Apply(s Shaper) Rewrite {
 	for d := range w.docs {
 		if dc := &w.docs[d]; dc.whole {
 			dc.value.SetStr(s.Unreadable(dc.value.Str(), w.records[dc.rec].owner))
+			w.records[dc.rec].changed = true
 			rw.Payloads++
 		}
 	}
@@ -408,6 +421,10 @@ func (w *Withholder) Apply(s Shaper) Rewrite {
 			continue
 		}
 		owner := w.records[it.rec].owner
+		if it.kind == itemText {
+			owner = NoOwner
+		}
+		w.records[it.rec].changed = true
 		if it.doc != cur {
 			w.flush(cur)
 			cur = it.doc

@@ -72,6 +72,7 @@ type object struct {
 	function                          node // OpenAI's nested {"name","arguments"}
 	kwargs                            node // LangChain's serialised constructor arguments
 	lcClass                           node // LangChain's "id" array naming the class
+	finish                            node // a reply's finish reason
 	nStrong, nNames, nPayloads, nArgs int
 	langChain, callMarker, textKey    bool
 	// overflow: more ids, names, payloads or arguments than the slots hold. Attribution is then
@@ -131,6 +132,8 @@ func (o *object) read(key []byte, v node) {
 		if !o.text.ok() {
 			o.text = v
 		}
+	case "finish_reason", "finishReason", "stop_reason", "stopReason":
+		o.finish = v
 	case "arguments", "args", "input":
 		if o.nArgs < maxArgs {
 			o.args[o.nArgs] = v

@@ -62,6 +62,7 @@ type Registry struct {
 	// transcripts are every convention's transcript attributes; a span of any convention may carry
 	// another's (OpenLLMetry writes GenAI's gen_ai.input.messages), so all are read on every span.
 	transcripts map[string]Transcript
+	outputs     []Transcript // the declared output transcripts, in registry order
 	flat        []flatTranscript
 	eventRoles  map[string]pcommon.Value
 	structural  map[string]struct{}
@@ -106,6 +107,9 @@ func NewRegistry(declared []Declared) *Registry {
 			default:
 				if _, dup := r.transcripts[t.Key]; !dup {
 					r.transcripts[t.Key] = t
+					if t.Output {
+						r.outputs = append(r.outputs, t)
+					}
 				}
 			}
 		}
@@ -197,6 +201,20 @@ func (r *Registry) StructuralKeys() []string {
 
 // RunIDKeys lists the attributes the conventions name a run or session by, in registry order.
 func (r *Registry) RunIDKeys() []string { return r.runIDs }
+
+// IDKeys lists the attributes holding the ids users group and search by: call ids, and run and
+// session ids.
+func (r *Registry) IDKeys() []string {
+	keys := slices.Clone(r.runIDs)
+	for _, c := range r.conventions {
+		for _, k := range c.CallID {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
 
 // passive reports whether an attribute is never a transcript: structural attributes hold names and ids.
 func (r *Registry) passive(key string) bool {

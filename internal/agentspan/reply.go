@@ -1,0 +1,251 @@
+package agentspan
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// Finish is why a model call stopped, normalised across conventions and providers.
+type Finish uint8
+
+const (
+	FinishUnknown       Finish = iota // the span does not say
+	FinishStop                        // the model ended its answer
+	FinishToolCalls                   // the model asked for tools
+	FinishLength                      // cut off at the output limit
+	FinishContentFilter               // withheld by a safety filter
+	FinishError                       // the call failed
+	FinishOther                       // any other reason
+)
+
+var finishNames = [...]string{"unknown", "stop", "tool_calls", "length", "content_filter", "error", "other"}
+
+func (f Finish) String() string {
+	if int(f) < len(finishNames) {
+		return finishNames[f]
+	}
+	return "unknown"
+}
+
+// finishOf normalises a finish reason as providers and SDKs spell it: OpenAI's length, Anthropic's
+// max_tokens, Gemini's MAX_TOKENS, the Responses API's max_output_tokens are all a cut-off.
+func finishOf(s string) Finish {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "":
+		return FinishUnknown
+	case "stop", "end_turn", "stop_sequence", "finish_reason_stop", "completed", "eos":
+		return FinishStop
+	case "tool_calls", "tool_call", "tool-calls", "tool_use", "function_call":
+		return FinishToolCalls
+	case "length", "max_tokens", "max_output_tokens", "finish_reason_max_tokens", "model_length":
+		return FinishLength
+	case "content_filter", "content-filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "refusal":
+		return FinishContentFilter
+	case "error", "malformed_function_call":
+		return FinishError
+	}
+	return FinishOther
+}
+
+// Reply is what a model call answered.
+type Reply struct {
+	Finish Finish
+	// Known: the span shows the reply's content (or its output token count), so Empty can be trusted.
+	Known bool
+	// Empty: no text and no tool call, whatever the finish reason.
+	Empty bool
+	// ToolCalls is how many tools the reply asked for.
+	ToolCalls int
+}
+
+// outputTokens are the attributes counting a reply's tokens, in every convention: with no content
+// recorded (content capture off), a count of zero still says the reply was empty.
+var outputTokens = []string{
+	"gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "ai.usage.outputTokens",
+	"ai.usage.completionTokens", "llm.token_count.completion",
+}
+
+// Reply reads a model span's reply: its output transcripts, finish reasons and token counts.
+func (r *Registry) Reply(v View, attrs pcommon.Map) Reply {
+	var rr replyReader
+	var finish string
+	for _, t := range r.outputs {
+		if val, ok := attrs.Get(t.Key); ok {
+			rr.read(val, t.Text)
+		}
+	}
+	for i := range r.flat {
+		if f := &r.flat[i]; f.output {
+			rr.readFlat(attrs, f)
+		}
+	}
+	if v.Convention != nil {
+		for _, key := range v.Convention.FinishReason {
+			if finish = firstReason(attrs, key); finish != "" {
+				break
+			}
+		}
+		for _, fk := range v.Convention.FlatFinish {
+			if finish == "" {
+				finish = flatReason(attrs, fk)
+			}
+		}
+	}
+	if finish == "" {
+		finish = rr.finish
+	}
+	reply := Reply{Finish: finishOf(finish), ToolCalls: rr.calls}
+	switch {
+	case rr.seen:
+		reply.Known = true
+		reply.Empty = !rr.text && rr.calls == 0
+	default:
+		if n, ok := tokenCount(attrs); ok {
+			reply.Known, reply.Empty = true, n == 0
+		}
+	}
+	// Some providers say stop on a turn that only calls tools (Gemini, LangChain's llm.finish_reason).
+	if rr.calls > 0 && (reply.Finish == FinishStop || reply.Finish == FinishUnknown) {
+		reply.Finish = FinishToolCalls
+	}
+	return reply
+}
+
+// replyReader counts what output transcripts hold.
+type replyReader struct {
+	seen, text bool
+	calls      int
+	finish     string
+}
+
+func (rr *replyReader) read(v pcommon.Value, plainText bool) {
+	rr.seen = true
+	if plainText {
+		rr.text = rr.text || strings.TrimSpace(v.AsString()) != ""
+		return
+	}
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		b := jsonraw.StringBytes(v.Str())
+		if !jsonraw.IsContainer(b) || !jsonraw.Valid(b) {
+			rr.text = rr.text || strings.TrimSpace(v.Str()) != ""
+			return
+		}
+		rr.visit(jsonNode(bytes.TrimSpace(b), 0), inNone)
+	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
+		rr.visit(otlpNode(v), inNone)
+	}
+}
+
+func (rr *replyReader) visit(n node, ctx context) {
+	switch n.kind() {
+	case kindArray:
+		eachElementOf(n, func(e node) { rr.visit(e, inNone) })
+	case kindObject:
+		var o object
+		readObject(n, &o)
+		switch o.classify(ctx) {
+		case shapeCall:
+			rr.calls++
+			return
+		case shapeResult, shapeLangChain:
+			return
+		}
+		if o.finish.ok() && rr.finish == "" {
+			var buf [32]byte
+			if f, ok := o.finish.appendText(buf[:0]); ok {
+				rr.finish = string(f)
+			}
+		}
+		if o.text.kind() == kindString && !o.role.isAny([]string{"user", "system", "tool"}) {
+			var buf [8]byte
+			if t, ok := o.text.appendText(buf[:0]); ok && len(t) > 0 {
+				rr.text = true
+			}
+		}
+		eachMemberOf(n, func(key []byte, v node) {
+			if k := v.kind(); k == kindObject || k == kindArray {
+				rr.visit(v, contextOf(key))
+			}
+		})
+	}
+}
+
+// readFlat reads a flattened output: any content is text, any tool call a call.
+func (rr *replyReader) readFlat(attrs pcommon.Map, f *flatTranscript) {
+	attrs.Range(func(key string, v pcommon.Value) bool {
+		_, rest, ok := indexed(key, f.prefix)
+		if !ok {
+			return true
+		}
+		rr.seen = true
+		switch {
+		case f.layout.isContent(rest):
+			rr.text = rr.text || strings.TrimSpace(v.AsString()) != ""
+		case f.layout.Calls != "" && strings.HasPrefix(rest, f.layout.Calls):
+			if _, sub, ok := indexed(rest, f.layout.Calls); ok && sub == f.layout.CallName {
+				rr.calls++
+			}
+		case rest == f.layout.FinishReason && rr.finish == "":
+			rr.finish = v.AsString()
+		}
+		return true
+	})
+}
+
+// firstReason reads a finish-reason attribute: a string, a JSON array of strings, or a string array.
+func firstReason(attrs pcommon.Map, key string) string {
+	v, ok := attrs.Get(key)
+	if !ok {
+		return ""
+	}
+	switch v.Type() {
+	case pcommon.ValueTypeSlice:
+		if v.Slice().Len() > 0 {
+			return v.Slice().At(0).AsString()
+		}
+	case pcommon.ValueTypeStr:
+		b := jsonraw.StringBytes(v.Str())
+		if len(b) > 0 && b[0] == '[' && jsonraw.Valid(b) {
+			var first string
+			jsonraw.EachElement(b, func(elem []byte, _ int) {
+				if first == "" {
+					first, _ = jsonraw.Text(elem)
+				}
+			})
+			return first
+		}
+		return v.Str()
+	}
+	return ""
+}
+
+// flatReason reads the first flattened finish reason, "<prefix>0.<suffix>".
+func flatReason(attrs pcommon.Map, fk FlatKey) string {
+	return str(attrs, fk.Prefix+"0."+fk.Suffix)
+}
+
+func tokenCount(attrs pcommon.Map) (int64, bool) {
+	for _, key := range outputTokens {
+		v, ok := attrs.Get(key)
+		if !ok {
+			continue
+		}
+		switch v.Type() {
+		case pcommon.ValueTypeInt:
+			return v.Int(), true
+		case pcommon.ValueTypeDouble:
+			return int64(v.Double()), true
+		case pcommon.ValueTypeStr:
+			if n, err := strconv.ParseInt(strings.TrimSpace(v.Str()), 10, 64); err == nil {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}

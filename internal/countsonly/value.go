@@ -1,0 +1,50 @@
+package countsonly
+
+import (
+	"strconv"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// Values arrive in three forms: text (an attribute that may hold a JSON document), a raw JSON value
+// inside a document (which may be a string that itself holds JSON, as SDKs stringify tool output),
+// and structured OTLP values, which the caller walks. This file shapes the first two, so every caller
+// decides JSON-or-text the same way.
+
+// AppendText appends the shaped form of a text value. Text that holds a JSON container is shaped
+// structurally and stays JSON text; any other text has no key that could keep it, so it is withheld.
+// A container that cannot be shaped is withheld whole and its error returned (fail closed).
+func (s *Shaper) AppendText(dst, text []byte) ([]byte, Stats, error) {
+	if !LooksLikeJSON(text) {
+		return append(dst, Withheld...), Stats{Strings: 1}, nil
+	}
+	out, stats, err := s.AppendJSON(dst, text)
+	if err != nil {
+		return append(dst, Withheld...), Stats{Strings: 1}, err
+	}
+	return out, stats, nil
+}
+
+// AppendValue appends the shaped form of one raw JSON value from a document, as a JSON value. A
+// string that holds JSON is shaped as JSON and written back as a string; a string that cannot be
+// decoded, or a value that cannot be shaped, is withheld whole and its error returned.
+func (s *Shaper) AppendValue(dst, raw []byte) ([]byte, Stats, error) {
+	if len(raw) > 0 && raw[0] == '"' {
+		text, ok := jsonraw.AppendUnquote(nil, raw)
+		if !ok {
+			return jsonraw.AppendString(dst, Withheld), Stats{Strings: 1}, errAt(ErrSyntax, 0)
+		}
+		shaped, stats, err := s.AppendText(nil, text)
+		return jsonraw.AppendString(dst, string(shaped)), stats, err
+	}
+	out, stats, err := s.AppendJSON(dst, raw)
+	if err != nil {
+		return jsonraw.AppendString(dst, Withheld), Stats{Strings: 1}, err
+	}
+	return out, stats, nil
+}
+
+// WithheldArray is what an array of n values becomes: "[n withheld]".
+func WithheldArray(n int) string {
+	return "[" + strconv.Itoa(n) + " withheld]"
+}

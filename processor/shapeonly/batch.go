@@ -1,0 +1,298 @@
+package shapeonly
+
+import (
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/fingerprint"
+)
+
+// batch is the work on one batch, in four steps: read every record (which are tool calls, of which
+// trace and run), decide which are data-class and resolve the transcripts against that, shape, and
+// search what is left for what was withheld. Reading the whole batch first lets a tool span later in
+// the batch class a call an earlier model span showed.
+type batch struct {
+	p       *shapeOnly
+	now     time.Time
+	w       *agentspan.Withholder
+	values  valueShaper
+	scanner fingerprint.Scanner
+	buf     []byte
+	matched int
+
+	records []record
+	owners  []owner
+	// byTrace finds a record's owner; bySpan a span's record, for wrapper classes.
+	byTrace map[pcommon.TraceID]int32
+	bySpan  map[spanKey]int32
+	noBody  pcommon.Value
+	// locked are the scopes held for reading while the batch is searched.
+	locked []*scope
+}
+
+// owner is a trace, its run, and the memory that goes with them.
+type owner struct {
+	traceID    pcommon.TraceID
+	runID      string
+	trace, run *scope
+	// sets are the fingerprint sets searched for its records; saturated: one of them is full.
+	sets      []*fingerprint.Set
+	saturated bool
+}
+
+type spanKey struct {
+	trace pcommon.TraceID
+	span  pcommon.SpanID
+}
+
+// record is one span or log record.
+type record struct {
+	attrs  pcommon.Map
+	events ptrace.SpanEventSlice
+	body   pcommon.Value
+	scope  string
+	name   string
+	owner  int32
+	parent spanKey
+	tool   string
+	callID string
+	// isTool: a tool call; classed: it carries a shaped data class; dc: its data is withheld whole.
+	isTool, classed, dc bool
+	// wrec..wlast are its records in the withholder, its events' after its own (-1: not read there);
+	// shaped: something in it was withheld.
+	wrec, wlast int32
+	shaped      bool
+}
+
+func newBatch(p *shapeOnly) *batch {
+	b := &batch{
+		p:       p,
+		w:       agentspan.NewWithholder(p.registry),
+		byTrace: map[pcommon.TraceID]int32{},
+		bySpan:  map[spanKey]int32{},
+		noBody:  pcommon.NewValueEmpty(),
+	}
+	b.w.Taint = p.cfg.TaintOutputs
+	b.values.b = b
+	return b
+}
+
+func (b *batch) start(now time.Time) {
+	b.now = now
+	b.p.memory.expire(now)
+	b.w.Reset()
+	b.records, b.owners = b.records[:0], b.owners[:0]
+	clear(b.byTrace)
+	clear(b.bySpan)
+	b.values.withheld, b.values.failed, b.matched = 0, 0, 0
+}
+
+func (b *batch) readSpans(td ptrace.Traces) {
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		res := rss.At(i).Resource().Attributes()
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			scope := sss.At(j).Scope().Name()
+			spans := sss.At(j).Spans()
+			for k := 0; k < spans.Len(); k++ {
+				span := spans.At(k)
+				r := record{attrs: span.Attributes(), events: span.Events(), body: b.noBody, scope: scope, name: span.Name(),
+					parent: spanKey{span.TraceID(), span.ParentSpanID()}}
+				b.bySpan[spanKey{span.TraceID(), span.SpanID()}] = int32(len(b.records))
+				b.add(r, span.TraceID(), res, span.ParentSpanID().IsEmpty())
+			}
+		}
+	}
+	b.resolveRuns()
+}
+
+func (b *batch) readLogs(ld plog.Logs) {
+	rls := ld.ResourceLogs()
+	for i := 0; i < rls.Len(); i++ {
+		res := rls.At(i).Resource().Attributes()
+		sls := rls.At(i).ScopeLogs()
+		for j := 0; j < sls.Len(); j++ {
+			scope := sls.At(j).Scope().Name()
+			lrs := sls.At(j).LogRecords()
+			for k := 0; k < lrs.Len(); k++ {
+				lr := lrs.At(k)
+				name := lr.EventName()
+				if name == "" {
+					if v, ok := lr.Attributes().Get("event.name"); ok {
+						name = v.AsString()
+					}
+				}
+				r := record{attrs: lr.Attributes(), events: ptrace.NewSpanEventSlice(), body: lr.Body(), scope: scope, name: name}
+				b.add(r, lr.TraceID(), res, false)
+			}
+		}
+	}
+	b.resolveRuns()
+}
+
+// add recognises a record and finds its owner.
+func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool) {
+	v := b.p.registry.Recognize(agentspan.Span{Scope: r.scope, Name: r.name, Attrs: r.attrs, Root: root})
+	r.isTool, r.tool, r.callID, r.wrec = v.Role == agentspan.RoleTool, v.Tool, v.CallID, -1
+	if c, ok := r.attrs.Get(b.p.cfg.DataClassAttribute); ok && b.p.classShaped(c) {
+		r.classed = true
+	}
+	r.owner = b.ownerOf(trace, b.runOf(r.attrs, res))
+	b.records = append(b.records, r)
+}
+
+// runOf is the first configured run attribute on the record or its resource.
+func (b *batch) runOf(attrs, res pcommon.Map) string {
+	for _, key := range b.p.cfg.RunAttributes {
+		for _, m := range [2]pcommon.Map{attrs, res} {
+			if v, ok := m.Get(key); ok && v.AsString() != "" {
+				return v.AsString()
+			}
+		}
+	}
+	return ""
+}
+
+// ownerOf returns the owner of a record: its trace. A run named by any span of a trace is the whole
+// trace's run.
+func (b *batch) ownerOf(trace pcommon.TraceID, run string) int32 {
+	if i, ok := b.byTrace[trace]; ok {
+		if b.owners[i].runID == "" {
+			b.owners[i].runID = run
+		}
+		return i
+	}
+	b.byTrace[trace] = int32(len(b.owners))
+	b.owners = append(b.owners, owner{traceID: trace, runID: run})
+	return int32(len(b.owners) - 1)
+}
+
+// resolveRuns finds each owner's memory: the run the trace was seen in before, when no span of it in
+// this batch names one.
+func (b *batch) resolveRuns() {
+	for i := range b.owners {
+		o := &b.owners[i]
+		o.trace, o.run = b.p.memory.scopes(o.traceID, o.runID, b.now, false)
+	}
+}
+
+// scopes returns an owner's memory, creating it: something is about to be remembered.
+func (b *batch) scopes(i int32) (*scope, *scope) {
+	o := &b.owners[i]
+	if o.trace == nil || (o.run == nil && o.runID != "") {
+		o.trace, o.run = b.p.memory.scopes(o.traceID, o.runID, b.now, true)
+	}
+	return o.trace, o.run
+}
+
+// decide classes the tool calls, reads every other record's transcripts, and resolves them.
+func (b *batch) decide() {
+	for i := range b.records {
+		r := &b.records[i]
+		switch {
+		case r.isTool:
+			wrapped := !r.classed && b.wrapped(r)
+			if r.classed || wrapped {
+				b.p.memory.learnTool(normalName(r.tool), b.now)
+			}
+			r.dc = r.classed || wrapped || b.p.toolShaped([]byte(r.tool), b.now) || b.CallShaped(r.owner, []byte(r.callID))
+			b.w.AddToolCall(r.owner, r.callID, r.tool, r.dc)
+			if r.dc {
+				continue
+			}
+		case r.classed:
+			// A wrapper that declares its data class carries that data itself.
+			r.dc = true
+			continue
+		}
+		b.read(r)
+	}
+	b.w.Resolve(b)
+	// A transcript may have shown a tool span's call to be data-class.
+	for i := range b.records {
+		if r := &b.records[i]; r.isTool && !r.dc && r.callID != "" {
+			r.dc = b.CallShaped(r.owner, []byte(r.callID))
+		}
+	}
+}
+
+// read hands a record's attributes, events and body to the withholder.
+func (b *batch) read(r *record) {
+	r.wrec = b.w.Add(r.owner, agentspan.Span{Scope: r.scope, Name: r.name, Attrs: r.attrs}, r.body)
+	r.wlast = r.wrec
+	for j := 0; j < r.events.Len(); j++ {
+		if e := r.events.At(j); e.Name() != annotation.StuckEvent {
+			r.wlast = b.w.Add(r.owner, agentspan.Span{Scope: r.scope, Name: e.Name(), Attrs: e.Attributes()}, b.noBody)
+		}
+	}
+}
+
+// wrapped reports whether a span sits under a span of this batch that carries a shaped data class.
+func (b *batch) wrapped(r *record) bool {
+	parent := r.parent
+	for depth := 0; depth < 64 && !parent.span.IsEmpty(); depth++ {
+		i, ok := b.bySpan[parent]
+		if !ok {
+			return false
+		}
+		if b.records[i].classed {
+			return true
+		}
+		parent = b.records[i].parent
+	}
+	return false
+}
+
+// shape shapes the transcripts' data-class payloads and every data-class record whole.
+func (b *batch) shape() {
+	b.w.Apply(&b.values)
+	for i := range b.records {
+		r := &b.records[i]
+		for w := r.wrec; w >= 0 && w <= r.wlast && !r.shaped; w++ {
+			r.shaped = b.w.Changed(w)
+		}
+		if r.dc {
+			b.shapeWhole(r, r.owner)
+		}
+	}
+}
+
+// shapeWhole shapes every attribute of a record but the structural ones, its events but agentguard's
+// stuck event, and its body. What it withholds is remembered for owner.
+func (b *batch) shapeWhole(r *record, owner int32) {
+	b.shapeAttrs(r.attrs, owner)
+	for j := 0; j < r.events.Len(); j++ {
+		if e := r.events.At(j); e.Name() != annotation.StuckEvent {
+			b.shapeAttrs(e.Attributes(), owner)
+		}
+	}
+	if r.body.Type() != pcommon.ValueTypeEmpty {
+		b.values.shapeAttr("", r.body, owner)
+	}
+	r.shaped = true
+}
+
+func (b *batch) shapeAttrs(attrs pcommon.Map, owner int32) {
+	attrs.Range(func(k string, v pcommon.Value) bool {
+		if _, keep := b.p.structural[k]; !keep {
+			b.values.shapeAttr(k, v, owner)
+		}
+		return true
+	})
+}
+
+func (b *batch) recordsShaped() int {
+	n := 0
+	for i := range b.records {
+		if b.records[i].shaped {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,35 @@
+package shapeonly
+
+import "github.com/agentotel/agentotel/internal/agentspan"
+
+// The batch is the transcripts' policy: a call is data-class when its tool is, by configuration or
+// by what the tool's spans said, or when its trace remembers its id; what it learns it remembers for
+// later batches.
+
+// ToolShaped implements agentspan.Policy.
+func (b *batch) ToolShaped(name []byte) bool { return b.p.toolShaped(name, b.now) }
+
+// CallShaped implements agentspan.Policy.
+func (b *batch) CallShaped(owner int32, id []byte) bool {
+	ts := b.owners[owner].trace
+	return len(id) > 0 && ts != nil && ts.hasCall(id)
+}
+
+// TraceShaped implements agentspan.Policy: the trace, or its run, carried data-class data.
+func (b *batch) TraceShaped(owner int32) bool {
+	o := &b.owners[owner]
+	return o.trace != nil && o.trace.shaped() || o.run != nil && o.run.shaped()
+}
+
+// Remember implements agentspan.Policy.
+func (b *batch) Remember(owner int32, id []byte) {
+	ts, rs := b.scopes(owner)
+	if ts != nil {
+		ts.remember(id)
+	}
+	if rs != nil {
+		rs.remember(nil)
+	}
+}
+
+var _ agentspan.Policy = (*batch)(nil)

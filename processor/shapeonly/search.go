@@ -1,0 +1,265 @@
+package shapeonly
+
+import (
+	"slices"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/fingerprint"
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// The content search: once the structure has been shaped, every string of a record whose trace or run
+// withheld something (in this batch or an earlier one) is searched for what was withheld, whatever
+// format holds it: attributes at any depth, span names, status messages, events, links, log bodies,
+// and the resource and scope attributes around them. Values under kept keys, and the ids users group
+// and search by, are left alone. The rules are in docs/design.md.
+
+// searchable finds each owner's fingerprints, and reports whether any record has some to search for.
+// A batch whose traces withheld nothing costs nothing more.
+func (b *batch) searchable() bool {
+	found := false
+	for i := range b.owners {
+		o := &b.owners[i]
+		o.sets, o.saturated = o.sets[:0], false
+		for _, sc := range [2]*scope{o.trace, o.run} {
+			if sc == nil {
+				continue
+			}
+			sc.mu.RLock()
+			if sc.set != nil && sc.set.Len() > 0 {
+				o.sets = append(o.sets, sc.set)
+			}
+			o.saturated = o.saturated || sc.saturated
+			sc.mu.RUnlock()
+		}
+		found = found || len(o.sets) > 0 || o.saturated
+	}
+	return found
+}
+
+// lock holds the memory of every owner of the batch for reading while the batch is searched: other
+// batches may be adding to it. Each scope is locked once (owners of one run share its scope).
+func (b *batch) lock() {
+	b.locked = b.locked[:0]
+	for i := range b.owners {
+		for _, sc := range [2]*scope{b.owners[i].trace, b.owners[i].run} {
+			if sc != nil && !slices.Contains(b.locked, sc) {
+				sc.mu.RLock()
+				b.locked = append(b.locked, sc)
+			}
+		}
+	}
+}
+
+func (b *batch) unlock() {
+	for _, sc := range b.locked {
+		sc.mu.RUnlock()
+	}
+	b.locked = b.locked[:0]
+}
+
+func (b *batch) searchSpans(td ptrace.Traces) {
+	b.lock()
+	defer b.unlock()
+	i := 0
+	rss := td.ResourceSpans()
+	for ri := 0; ri < rss.Len(); ri++ {
+		var around []*fingerprint.Set
+		sss := rss.At(ri).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			var inScope []*fingerprint.Set
+			spans := sss.At(j).Spans()
+			for k := 0; k < spans.Len(); k++ {
+				span := spans.At(k)
+				r := &b.records[i]
+				i++
+				o := &b.owners[r.owner]
+				if len(o.sets) == 0 && !o.saturated {
+					continue
+				}
+				if o.saturated && !r.dc {
+					b.shapeWhole(r, -1)
+				}
+				if b.searchRecord(r, o.sets) {
+					r.shaped = true
+				}
+				if name, ok := b.redactText(o.sets, span.Name()); ok {
+					span.SetName(name)
+					r.shaped = true
+				}
+				if msg, ok := b.redactText(o.sets, span.Status().Message()); ok {
+					span.Status().SetMessage(msg)
+					r.shaped = true
+				}
+				for l := 0; l < span.Links().Len(); l++ {
+					r.shaped = b.searchMap(span.Links().At(l).Attributes(), o.sets) || r.shaped
+				}
+				inScope = appendSets(inScope, o.sets)
+			}
+			if len(inScope) > 0 {
+				b.searchShared(sss.At(j).Scope().Attributes(), inScope)
+			}
+			around = appendSets(around, inScope)
+		}
+		if len(around) > 0 {
+			b.searchShared(rss.At(ri).Resource().Attributes(), around)
+		}
+	}
+}
+
+func (b *batch) searchLogs(ld plog.Logs) {
+	b.lock()
+	defer b.unlock()
+	i := 0
+	rls := ld.ResourceLogs()
+	for ri := 0; ri < rls.Len(); ri++ {
+		var around []*fingerprint.Set
+		sls := rls.At(ri).ScopeLogs()
+		for j := 0; j < sls.Len(); j++ {
+			var inScope []*fingerprint.Set
+			for k := 0; k < sls.At(j).LogRecords().Len(); k++ {
+				r := &b.records[i]
+				i++
+				o := &b.owners[r.owner]
+				if len(o.sets) == 0 && !o.saturated {
+					continue
+				}
+				if o.saturated && !r.dc {
+					b.shapeWhole(r, -1)
+				}
+				if b.searchRecord(r, o.sets) {
+					r.shaped = true
+				}
+				inScope = appendSets(inScope, o.sets)
+			}
+			if len(inScope) > 0 {
+				b.searchShared(sls.At(j).Scope().Attributes(), inScope)
+			}
+			around = appendSets(around, inScope)
+		}
+		if len(around) > 0 {
+			b.searchShared(rls.At(ri).Resource().Attributes(), around)
+		}
+	}
+}
+
+// searchShared searches resource or scope attributes, which every record under them shares, for what
+// any of those records' traces withheld.
+func (b *batch) searchShared(attrs pcommon.Map, sets []*fingerprint.Set) {
+	b.searchMap(attrs, sets)
+}
+
+// searchRecord searches a record's attributes, events (names and attributes) and body.
+func (b *batch) searchRecord(r *record, sets []*fingerprint.Set) bool {
+	changed := b.searchMap(r.attrs, sets)
+	for j := 0; j < r.events.Len(); j++ {
+		e := r.events.At(j)
+		if name, ok := b.redactText(sets, e.Name()); ok {
+			e.SetName(name)
+			changed = true
+		}
+		changed = b.searchMap(e.Attributes(), sets) || changed
+	}
+	if r.body.Type() != pcommon.ValueTypeEmpty {
+		changed = b.searchValue("", r.body, sets) || changed
+	}
+	return changed
+}
+
+// searchMap searches every attribute but the protected ids.
+func (b *batch) searchMap(attrs pcommon.Map, sets []*fingerprint.Set) bool {
+	changed := false
+	attrs.Range(func(k string, v pcommon.Value) bool {
+		if _, ok := b.p.protected[k]; !ok {
+			changed = b.searchValue(k, v, sets) || changed
+		}
+		return true
+	})
+	return changed
+}
+
+// searchValue searches one value, at any depth: JSON text leaf by leaf (a leaf that holds a withheld
+// value becomes "[withheld]"), other text occurrence by occurrence.
+func (b *batch) searchValue(key string, v pcommon.Value, sets []*fingerprint.Set) bool {
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		if b.p.shaper.Kept(key) {
+			return false
+		}
+		text := jsonraw.StringBytes(v.Str())
+		if !b.scanner.Hit(sets, text) {
+			return false
+		}
+		out, changed := b.redact(sets, text)
+		if changed {
+			v.SetStr(string(out))
+			b.matched++
+		}
+		return changed
+	case pcommon.ValueTypeSlice:
+		changed := false
+		for i := 0; i < v.Slice().Len(); i++ {
+			changed = b.searchValue("", v.Slice().At(i), sets) || changed
+		}
+		return changed
+	case pcommon.ValueTypeMap:
+		changed := false
+		v.Map().Range(func(k string, inner pcommon.Value) bool {
+			changed = b.searchValue(k, inner, sets) || changed
+			return true
+		})
+		return changed
+	case pcommon.ValueTypeBytes:
+		if b.scanner.Hit(sets, v.Bytes().AsRaw()) {
+			v.SetStr(countsonly.Withheld)
+			b.matched++
+			return true
+		}
+	}
+	return false
+}
+
+// redact rewrites a text that holds a withheld value: as JSON when it is JSON, as text otherwise.
+func (b *batch) redact(sets []*fingerprint.Set, text []byte) ([]byte, bool) {
+	if jsonraw.IsContainer(text) {
+		out, changed, err := b.scanner.RedactJSON(b.buf[:0], sets, text, b.p.keptKey)
+		if err == nil {
+			b.buf = out[:0]
+			return out, changed
+		}
+	}
+	out, changed := b.scanner.RedactText(b.buf[:0], sets, text)
+	b.buf = out[:0]
+	return out, changed
+}
+
+// redactText redacts a plain string (a span or event name, a status message).
+func (b *batch) redactText(sets []*fingerprint.Set, s string) (string, bool) {
+	if s == "" || !b.scanner.Hit(sets, jsonraw.StringBytes(s)) {
+		return s, false
+	}
+	out, changed := b.scanner.RedactText(b.buf[:0], sets, jsonraw.StringBytes(s))
+	b.buf = out[:0]
+	if changed {
+		b.matched++
+	}
+	return string(out), changed
+}
+
+// appendSets adds the sets not yet in dst.
+func appendSets(dst, sets []*fingerprint.Set) []*fingerprint.Set {
+	for _, s := range sets {
+		found := false
+		for _, d := range dst {
+			found = found || d == s
+		}
+		if !found {
+			dst = append(dst, s)
+		}
+	}
+	return dst
+}
