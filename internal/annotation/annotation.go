@@ -19,11 +19,44 @@ const (
 	WaitExempt = "agentguard.wait_exempt"
 	// Stuck is the reason the run is stuck at this step (written only while it is).
 	Stuck = "agentguard.stuck"
+	// Judged is false on a step whose result no convention could read: agentguard did not judge it,
+	// and writes no Progress, Signals or Barren on it (written only when false).
+	Judged = "agentguard.judged"
+	// Run names the run the span belongs to: its run or session id, or its trace id.
+	Run = "agentguard.run"
 )
 
-// Keys lists every verdict attribute agentguard may write on a tool span.
+// On every model call agentguard saw.
+const (
+	// Round is the model call's number in its run (int).
+	Round = "agentguard.round"
+	// Finish is why the model call stopped, normalised: stop, tool_calls, length, content_filter,
+	// error, other, or unknown when the span does not say.
+	Finish = "agentguard.finish"
+	// Empty marks a reply with no text and no tool call (bool, written only when true).
+	Empty = "agentguard.empty"
+	// Continuation marks a model call that directly follows a cut-off (bool, written only when true).
+	Continuation = "agentguard.continuation"
+)
+
+// On the root span of a run that ends with it.
+const (
+	// Outcome is how the run ended: answered, cut_off, empty, failed, over_budget, stuck, abandoned.
+	Outcome = "agentguard.outcome"
+	// Rounds is how many model calls the run made (int).
+	Rounds = "agentguard.rounds"
+	// TurnEfficiency is max(0, 1-(rounds-1)*0.2) (double; absent when the run made no model call).
+	TurnEfficiency = "agentguard.turn_efficiency"
+	// CutOffs counts replies cut off at the output limit (int).
+	CutOffs = "agentguard.cut_offs"
+	// ToolFailures counts tool calls that failed (int).
+	ToolFailures = "agentguard.tool_failures"
+)
+
+// Keys lists every attribute agentguard may write on a span.
 func Keys() []string {
-	return []string{Step, Progress, Signals, Barren, WaitExempt, Stuck}
+	return []string{Step, Progress, Signals, Barren, WaitExempt, Stuck, Judged, Run,
+		Round, Finish, Empty, Continuation, Outcome, Rounds, TurnEfficiency, CutOffs, ToolFailures}
 }
 
 // The event on the step where a run becomes stuck: one per stuck episode, so a count connector can turn
@@ -37,4 +70,6 @@ const (
 	EventAgentName = "gen_ai.agent.name"
 	// EventBarren is the number of steps in a row without progress when the run became stuck.
 	EventBarren = Barren
+	// EventRun names the run.
+	EventRun = Run
 )

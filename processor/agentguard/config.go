@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/digest"
 )
 
@@ -28,13 +29,19 @@ type Config struct {
 	GoalTarget    float64 `mapstructure:"goal_target"`
 	// Tools declares what a tool is: read (default), write (with an optional state_field) or wait.
 	Tools map[string]ToolConfig `mapstructure:"tools"`
-	// RunBudget, when set, is the wall-clock budget of a run: every max_wait must fit inside it.
+	// RunBudget, when set, is the wall-clock budget of a run: every max_wait must fit inside it, and a
+	// run that takes longer ends over_budget.
 	RunBudget time.Duration `mapstructure:"run_budget"`
 	// MaxRuns and RunIdleTimeout bound the run state held; evictions are counted.
 	MaxRuns        int           `mapstructure:"max_runs"`
 	RunIdleTimeout time.Duration `mapstructure:"run_idle_timeout"`
 	// MaxAgentNames caps the gen_ai.agent.name label values; further agents are counted as "other".
 	MaxAgentNames int `mapstructure:"max_agent_names"`
+	// MaxToolNames caps the gen_ai.tool.name label values of the tool-call counter; further tools are
+	// counted as "other".
+	MaxToolNames int `mapstructure:"max_tool_names"`
+	// Conventions declares the attribute names of SDKs agentotel does not ship.
+	Conventions []agentspan.Declared `mapstructure:"conventions"`
 
 	// prevent unkeyed literal initialization
 	_ struct{}
@@ -71,6 +78,7 @@ func createDefaultConfig() *Config {
 		MaxRuns:         50_000,
 		RunIdleTimeout:  10 * time.Minute,
 		MaxAgentNames:   200,
+		MaxToolNames:    200,
 	}
 }
 
@@ -91,6 +99,10 @@ func (c *Config) Validate() error {
 	check(c.MaxRuns >= 1 && c.MaxRuns <= 10_000_000, "max_runs: %d: must be between 1 and 10000000", c.MaxRuns)
 	check(c.RunIdleTimeout > 0, "run_idle_timeout: %s: must be a positive duration, e.g. 10m", c.RunIdleTimeout)
 	check(c.MaxAgentNames >= 1 && c.MaxAgentNames <= 10_000, "max_agent_names: %d: must be between 1 and 10000", c.MaxAgentNames)
+	check(c.MaxToolNames >= 1 && c.MaxToolNames <= 10_000, "max_tool_names: %d: must be between 1 and 10000", c.MaxToolNames)
+	if err := agentspan.ValidateDeclared(c.Conventions); err != nil {
+		errs = append(errs, err)
+	}
 	for name, t := range c.Tools {
 		errs = append(errs, t.validate(name, c.RunBudget)...)
 	}

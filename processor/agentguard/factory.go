@@ -28,5 +28,5 @@ func createTraces(ctx context.Context, set processor.Settings, cfg component.Con
 	return processorhelper.NewTraces(ctx, set, cfg, next, g.processTraces,
 		// Annotating adds attributes and events to the spans it judges.
 		processorhelper.WithCapabilities(consumer.Capabilities{MutatesData: true}),
-		processorhelper.WithShutdown(g.shutdown))
+		processorhelper.WithStart(g.start), processorhelper.WithShutdown(g.shutdown))
 }

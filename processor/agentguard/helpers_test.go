@@ -2,10 +2,12 @@ package agentguard
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -68,5 +70,30 @@ func stuckEvents(td ptrace.Traces) map[string][]string {
 			}
 		}
 	})
+	return out
+}
+
+// counts reads a counter's data points that are not zero, keyed by their attributes as
+// "key=value,key=value" (sorted by key). Series served from zero are left out: tests assert what
+// happened, not what was announced.
+func counts(t *testing.T, tel *componenttest.Telemetry, name string) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	m, err := tel.GetMetric(name)
+	if err != nil {
+		return out
+	}
+	sum, ok := m.Data.(metricdata.Sum[int64])
+	require.True(t, ok, "%s is not an int64 sum", name)
+	for _, dp := range sum.DataPoints {
+		if dp.Value == 0 {
+			continue
+		}
+		var parts []string
+		for _, kv := range dp.Attributes.ToSlice() {
+			parts = append(parts, string(kv.Key)+"="+kv.Value.Emit())
+		}
+		out[strings.Join(parts, ",")] = dp.Value
+	}
 	return out
 }

@@ -65,22 +65,39 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 	assert.Equal(t, 5, steps)
 	assert.Equal(t, 1, events, "one event per stuck episode, though step 5 is stuck too")
 
-	metadatatest.AssertEqualProcessorAgentguardStuckEpisodes(t, h.tel, []metricdata.DataPoint[int64]{{
-		Value:      1,
-		Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "docs"), attribute.String("reason", "no_progress")),
-	}}, metricdatatest.IgnoreTimestamp())
-	// Every empty search is barren; the true series is served from the start, at zero.
-	metadatatest.AssertEqualProcessorAgentguardSteps(t, h.tel, []metricdata.DataPoint[int64]{
-		{Value: 0, Attributes: attribute.NewSet(attribute.String("progress", "true"))},
-		{Value: 5, Attributes: attribute.NewSet(attribute.String("progress", "false"))},
-	}, metricdatatest.IgnoreTimestamp())
+	assert.Equal(t, map[string]int64{"gen_ai.agent.name=docs,reason=no_progress": 1},
+		counts(t, h.tel, "otelcol_processor_agentguard_stuck_episodes"))
+	// Every empty search is barren.
+	assert.Equal(t, map[string]int64{"gen_ai.agent.name=docs,progress=false": 5},
+		counts(t, h.tel, "otelcol_processor_agentguard_steps"))
+	// The agent's series start at zero as soon as it is seen: every reason, outcome and kind of step.
+	metadatatest.AssertEqualProcessorAgentguardStuckEpisodes(t, h.tel, zerosBut(
+		map[string]int64{"no_progress": 1}, "docs", "reason", "no_progress", "loop", "repeated_error", "alternation", "cycle", "wait_timeout"),
+		metricdatatest.IgnoreTimestamp())
+}
+
+// zerosBut lists an agent's data points, one per value of label, at zero but where values says.
+func zerosBut(values map[string]int64, agent, label string, all ...string) []metricdata.DataPoint[int64] {
+	var out []metricdata.DataPoint[int64]
+	for _, v := range all {
+		out = append(out, metricdata.DataPoint[int64]{Value: values[v],
+			Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", agent), attribute.String(label, v))})
+	}
+	return out
 }
 
 func TestWaitExemptPollsAreCounted(t *testing.T) {
 	h := newHarness(t, seedConfig())
-	h.run(generate(t, "deploy", 1).Traces)
-	metadatatest.AssertEqualProcessorAgentguardPollsExempt(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}},
-		metricdatatest.IgnoreTimestamp(), metricdatatest.IgnoreValue())
+	out := h.run(generate(t, "deploy", 1).Traces)
+	exempt := 0
+	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+		if v, ok := span.Attributes().Get(annotation.WaitExempt); ok && v.Bool() {
+			exempt++
+		}
+	})
+	require.NotZero(t, exempt, "the deploy run polls a build that is still running")
+	metadatatest.AssertEqualProcessorAgentguardPollsExempt(t, h.tel, []metricdata.DataPoint[int64]{{Value: int64(exempt)}},
+		metricdatatest.IgnoreTimestamp())
 }
 
 // The AI SDK 7 names the agent only on the run's root span: a root span in the same batch names it.
@@ -159,10 +176,10 @@ func TestAgentLabelsAreCapped(t *testing.T) {
 		})
 		h.run(run.Traces)
 	}
-	metadatatest.AssertEqualProcessorAgentguardStuckEpisodes(t, h.tel, []metricdata.DataPoint[int64]{
-		{Value: 1, Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "first"), attribute.String("reason", "no_progress"))},
-		{Value: 1, Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", "other"), attribute.String("reason", "no_progress"))},
-	}, metricdatatest.IgnoreTimestamp())
+	assert.Equal(t, map[string]int64{
+		"gen_ai.agent.name=first,reason=no_progress": 1,
+		"gen_ai.agent.name=other,reason=no_progress": 1,
+	}, counts(t, h.tel, "otelcol_processor_agentguard_stuck_episodes"))
 }
 
 // State is bounded by max_runs and run_idle_timeout, and both kinds of eviction are counted.

@@ -9,32 +9,69 @@ import (
 )
 
 // runs is the state agentguard holds: one progress.Run per run in flight, bounded in count and idle
-// time, and the agent names admitted as metric labels, bounded so cardinality cannot grow with traffic.
+// time; the run each trace belongs to when runs are grouped by attribute; and the agent and tool names
+// admitted as metric labels, bounded so cardinality cannot grow with traffic.
 type runs struct {
-	mu        sync.Mutex
-	byKey     *recent.Map[*runState]
-	policy    *progress.Config
-	agents    map[string]struct{}
-	maxAgents int
-	evicted   recent.Evicted
+	mu     sync.Mutex
+	byKey  *recent.Map[*runState]
+	traces *recent.Map[string] // trace id -> run attribute value, learnt from any span of the trace
+	policy *progress.Config
+	budget time.Duration
+	agents labels
+	tools  labels
+	// pairs are the agent and tool label pairs whose tool-call series are served.
+	pairs   map[[2]string]struct{}
+	evicted recent.Evicted
+	// finished are runs that ended by idling out, waiting to be counted.
+	finished []finishedRun
+	// fresh are label values admitted since the last take, whose series start at zero.
+	freshAgents []string
+	freshPairs  [][2]string
 }
 
 type runState struct {
 	progress *progress.Run
 	// agent is the run's agent name once any span of it said so: later batches may not carry it.
 	agent string
+	// id names the run in annotations: its run or session id, or its trace id.
+	id string
+	// first and last are the earliest start and latest end seen of the run's spans (UnixNano).
+	first, last int64
+	// sawRoot: a root span of the run has been seen (a run keyed by attribute spans several traces).
+	sawRoot bool
 }
 
-// otherAgents is the label for agents past the max_agent_names cap.
-const otherAgents = "other"
+// finishedRun is a run that ended, for telemetry.
+type finishedRun struct {
+	agent    string
+	summary  progress.Summary
+	duration time.Duration
+}
+
+// otherLabel is the label for agents and tools past their caps.
+const otherLabel = "other"
 
 func newRuns(cfg *Config, policy *progress.Config) *runs {
-	return &runs{
-		byKey:     recent.New[*runState](cfg.MaxRuns, cfg.RunIdleTimeout),
-		policy:    policy,
-		agents:    map[string]struct{}{},
-		maxAgents: cfg.MaxAgentNames,
+	r := &runs{
+		byKey:  recent.New[*runState](cfg.MaxRuns, cfg.RunIdleTimeout),
+		traces: recent.New[string](cfg.MaxRuns, cfg.RunIdleTimeout),
+		policy: policy,
+		budget: cfg.RunBudget,
+		agents: labels{max: cfg.MaxAgentNames, seen: map[string]struct{}{}},
+		tools:  labels{max: cfg.MaxToolNames, seen: map[string]struct{}{}},
+		pairs:  map[[2]string]struct{}{},
 	}
+	// A run that idles out has ended without a root span to say so; one dropped for capacity has not
+	// ended at all, and is only counted as evicted.
+	r.byKey.OnEvict(func(_ string, st *runState, byAge bool) {
+		if !byAge {
+			r.evicted.Capacity++
+			return
+		}
+		r.evicted.Age++
+		r.finish(st, progress.Ending{Abandoned: !st.sawRoot})
+	})
+	return r
 }
 
 // get returns a run's state, creating it when new, and marks the run active now. The caller holds mu.
@@ -43,41 +80,91 @@ func (r *runs) get(key string, now time.Time) (st *runState, created bool) {
 	if !ok {
 		st = &runState{progress: progress.NewRun(r.policy)}
 	}
-	r.count(r.byKey.Put(key, st, now))
+	r.byKey.Put(key, st, now)
 	return st, !ok
 }
 
-// end forgets a run whose root agent span has ended. The caller holds mu.
-func (r *runs) end(key string) { r.byKey.Delete(key) }
+// end forgets a run whose root span has ended and returns its account. The caller holds mu.
+func (r *runs) end(key string, st *runState, rootFailed bool) progress.Summary {
+	r.byKey.Delete(key)
+	return r.finish(st, progress.Ending{RootFailed: rootFailed})
+}
+
+// finish decides how a run ended and queues it for telemetry. The caller holds mu.
+func (r *runs) finish(st *runState, e progress.Ending) progress.Summary {
+	e.Budget = r.budget
+	if st.last > st.first {
+		e.Duration = time.Duration(st.last - st.first)
+	}
+	s := st.progress.End(e)
+	r.finished = append(r.finished, finishedRun{agent: r.agentLabel(st.agent), summary: s, duration: e.Duration})
+	return s
+}
 
 // active expires idle runs and returns how many are held.
 func (r *runs) active(now time.Time) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.count(r.byKey.Expire(now))
+	r.byKey.Expire(now)
+	r.traces.Expire(now)
 	return r.byKey.Len()
 }
 
-func (r *runs) count(ev recent.Evicted) {
-	r.evicted.Age += ev.Age
-	r.evicted.Capacity += ev.Capacity
+// traceRun returns the run a trace was seen in before, and remembers the one it is seen in now. The
+// caller holds mu.
+func (r *runs) traceRun(trace []byte, run string, now time.Time) string {
+	if run != "" {
+		r.traces.Put(string(trace), run, now)
+		return run
+	}
+	run, _ = r.traces.Get(trace, now)
+	return run
 }
 
-// takeEvicted returns and resets the eviction counts. The caller holds mu.
-func (r *runs) takeEvicted() recent.Evicted {
-	ev := r.evicted
-	r.evicted = recent.Evicted{}
-	return ev
+// take returns and resets what waits for telemetry. The caller holds mu.
+func (r *runs) take() (ev recent.Evicted, finished []finishedRun, agents []string, pairs [][2]string) {
+	ev, finished, agents, pairs = r.evicted, r.finished, r.freshAgents, r.freshPairs
+	r.evicted, r.finished, r.freshAgents, r.freshPairs = recent.Evicted{}, nil, nil, nil
+	return ev, finished, agents, pairs
 }
 
-// label returns the metric label for an agent name. The caller holds mu.
-func (r *runs) label(agent string) string {
-	if _, ok := r.agents[agent]; ok {
-		return agent
+// agentLabel returns the metric label for an agent name. The caller holds mu.
+func (r *runs) agentLabel(agent string) string {
+	label, fresh := r.agents.admit(agent)
+	if fresh {
+		r.freshAgents = append(r.freshAgents, label)
 	}
-	if len(r.agents) < r.maxAgents {
-		r.agents[agent] = struct{}{}
-		return agent
+	return label
+}
+
+// toolLabel returns the metric label for a tool name of an agent's. The caller holds mu.
+func (r *runs) toolLabel(agent, tool string) string {
+	label, _ := r.tools.admit(tool)
+	pair := [2]string{agent, label}
+	if _, ok := r.pairs[pair]; !ok && len(r.pairs) < r.agents.max*r.tools.max {
+		r.pairs[pair] = struct{}{}
+		r.freshPairs = append(r.freshPairs, pair)
 	}
-	return otherAgents
+	return label
+}
+
+// labels admits label values up to a cap; past it, values are counted as "other".
+type labels struct {
+	max  int
+	seen map[string]struct{}
+}
+
+func (l *labels) admit(v string) (label string, fresh bool) {
+	if _, ok := l.seen[v]; ok {
+		return v, false
+	}
+	if len(l.seen) < l.max {
+		l.seen[v] = struct{}{}
+		return v, true
+	}
+	if _, ok := l.seen[otherLabel]; ok {
+		return otherLabel, false
+	}
+	l.seen[otherLabel] = struct{}{}
+	return otherLabel, true
 }

@@ -27,9 +27,15 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 		Unread:    !readable,
 		NoCallKey: !argsReadable,
 	}
-	if span.Status().Code() == ptrace.StatusCodeError {
+	switch {
+	case span.Status().Code() == ptrace.StatusCodeError:
 		s.Failed = true
 		s.ErrorKey = g.normaliser.Key("error", jsonraw.StringBytes(span.Status().Message()), scratch)
+	case readable:
+		if msg, ok := g.errorOnly(result); ok {
+			s.Failed = true
+			s.ErrorKey = g.normaliser.Key("error", msg, scratch)
+		}
 	}
 	if tool, ok := g.cfg.Tools[v.Tool]; ok {
 		if tool.StateField != "" {
@@ -47,6 +53,67 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 		s.GoalTarget = g.cfg.GoalTarget
 	}
 	return s
+}
+
+// errorOnly reports whether a result is a tool's caught failure: an object whose only key, once
+// volatile fields are set aside, is "error" ({"error": "upstream 503"}), as agent loops return a
+// tool's exception to the model. It returns the error's bytes.
+func (g *guard) errorOnly(result []byte) ([]byte, bool) {
+	if len(result) == 0 || result[0] != '{' {
+		return nil, false
+	}
+	var msg []byte
+	other := false
+	err := jsonraw.Members(result, func(m jsonraw.Member) bool {
+		switch {
+		case jsonraw.StringIs(m.Key, "error"):
+			msg = m.Value
+		case !g.volatile(m.Key):
+			other = true
+		}
+		return !other
+	})
+	if err != nil || other || msg == nil {
+		return nil, false
+	}
+	// {"error": null} or {"error": false} says there was none.
+	switch string(msg) {
+	case "null", "false", `""`:
+		return nil, false
+	}
+	return msg, true
+}
+
+// volatile reports whether a raw quoted key names a volatile field (a timestamp, a request id).
+func (g *guard) volatile(key []byte) bool {
+	for _, f := range g.cfg.VolatileFields {
+		if jsonraw.StringIs(key, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// modelCallOf reads a model span's reply: why it stopped, and whether it was empty.
+func (g *guard) modelCallOf(span ptrace.Span, v agentspan.View) progress.ModelCall {
+	reply := g.registry.Reply(v, span.Attributes())
+	return progress.ModelCall{
+		Start:      span.StartTimestamp().AsTime(),
+		Finish:     finishes[reply.Finish],
+		Empty:      reply.Empty,
+		EmptyKnown: reply.Known,
+	}
+}
+
+// finishes maps recognition's finish reasons onto the state machine's.
+var finishes = map[agentspan.Finish]progress.Finish{
+	agentspan.FinishUnknown:       progress.FinishUnknown,
+	agentspan.FinishStop:          progress.FinishStop,
+	agentspan.FinishToolCalls:     progress.FinishToolCalls,
+	agentspan.FinishLength:        progress.FinishLength,
+	agentspan.FinishContentFilter: progress.FinishContentFilter,
+	agentspan.FinishError:         progress.FinishError,
+	agentspan.FinishOther:         progress.FinishOther,
 }
 
 // fieldOrAttr reads a declared field from the JSON result, or else from a span attribute of that name.

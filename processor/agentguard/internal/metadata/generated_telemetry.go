@@ -28,12 +28,17 @@ type TelemetryBuilder struct {
 	meter                            metric.Meter
 	mu                               sync.Mutex
 	registrations                    []metric.Registration
+	ProcessorAgentguardModelCalls    metric.Int64Counter
 	ProcessorAgentguardPollsExempt   metric.Int64Counter
+	ProcessorAgentguardRunDuration   metric.Float64Histogram
+	ProcessorAgentguardRunRounds     metric.Int64Histogram
 	ProcessorAgentguardRunsActive    metric.Int64ObservableGauge
 	ProcessorAgentguardRunsEvicted   metric.Int64Counter
+	ProcessorAgentguardRunsFinished  metric.Int64Counter
 	ProcessorAgentguardRunsStarted   metric.Int64Counter
 	ProcessorAgentguardSteps         metric.Int64Counter
 	ProcessorAgentguardStuckEpisodes metric.Int64Counter
+	ProcessorAgentguardToolCalls     metric.Int64Counter
 }
 
 // TelemetryBuilderOption applies changes to default builder.
@@ -90,10 +95,30 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	}
 	builder.meter = Meter(settings)
 	var err, errs error
+	builder.ProcessorAgentguardModelCalls, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_model_calls",
+		metric.WithDescription("Model calls, by agent (gen_ai.agent.name) and how the reply ended (finish) - stop, tool_calls, length, content_filter, error, other, unknown (the span does not say), or empty (no text and no tool call, whatever the reason). [Development]"),
+		metric.WithUnit("{call}"),
+	)
+	errs = errors.Join(errs, err)
 	builder.ProcessorAgentguardPollsExempt, err = builder.meter.Int64Counter(
 		"otelcol_processor_agentguard_polls_exempt",
 		metric.WithDescription("Polls of a declared wait tool exempted from the loop and no-progress checks. [Development]"),
 		metric.WithUnit("{poll}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardRunDuration, err = builder.meter.Float64Histogram(
+		"otelcol_processor_agentguard_run_duration",
+		metric.WithDescription("Wall-clock time of finished runs, by agent (gen_ai.agent.name). [Development]"),
+		metric.WithUnit("s"),
+		metric.WithExplicitBucketBoundaries([]float64{1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200}...),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardRunRounds, err = builder.meter.Int64Histogram(
+		"otelcol_processor_agentguard_run_rounds",
+		metric.WithDescription("Model calls per finished run, by agent (gen_ai.agent.name). [Development]"),
+		metric.WithUnit("{call}"),
+		metric.WithExplicitBucketBoundaries([]float64{1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50}...),
 	)
 	errs = errors.Join(errs, err)
 	builder.ProcessorAgentguardRunsActive, err = builder.meter.Int64ObservableGauge(
@@ -108,6 +133,12 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardRunsFinished, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_runs_finished",
+		metric.WithDescription("Finished runs, by agent (gen_ai.agent.name) and outcome - answered, cut_off, empty, failed, over_budget, stuck, abandoned. [Development]"),
+		metric.WithUnit("{run}"),
+	)
+	errs = errors.Join(errs, err)
 	builder.ProcessorAgentguardRunsStarted, err = builder.meter.Int64Counter(
 		"otelcol_processor_agentguard_runs_started",
 		metric.WithDescription("Runs agentguard began to track (a run seen again after it ended or was evicted counts again). [Development]"),
@@ -116,7 +147,7 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	errs = errors.Join(errs, err)
 	builder.ProcessorAgentguardSteps, err = builder.meter.Int64Counter(
 		"otelcol_processor_agentguard_steps",
-		metric.WithDescription("Tool calls judged, by whether they made progress (an exempt poll counts as progress). [Development]"),
+		metric.WithDescription("Tool calls, by agent (gen_ai.agent.name) and whether they made progress (true or false) or could not be judged because no convention could read their result (unknown). [Development]"),
 		metric.WithUnit("{step}"),
 	)
 	errs = errors.Join(errs, err)
@@ -124,6 +155,12 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 		"otelcol_processor_agentguard_stuck_episodes",
 		metric.WithDescription("Stuck episodes, by agent (gen_ai.agent.name) and reason. A run that recovers and sticks again counts again. [Development]"),
 		metric.WithUnit("{episode}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardToolCalls, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_tool_calls",
+		metric.WithDescription("Tool calls, by agent (gen_ai.agent.name), tool (gen_ai.tool.name, capped like agent names) and outcome - ok, or failed (error status, or a result that is only an error). [Development]"),
+		metric.WithUnit("{call}"),
 	)
 	errs = errors.Join(errs, err)
 	return &builder, errs

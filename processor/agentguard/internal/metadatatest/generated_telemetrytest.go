@@ -21,6 +21,22 @@ func NewSettings(tt *componenttest.Telemetry) processor.Settings {
 	return set
 }
 
+func AssertEqualProcessorAgentguardModelCalls(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_model_calls",
+		Description: "Model calls, by agent (gen_ai.agent.name) and how the reply ended (finish) - stop, tool_calls, length, content_filter, error, other, unknown (the span does not say), or empty (no text and no tool call, whatever the reason). [Development]",
+		Unit:        "{call}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_model_calls")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
 func AssertEqualProcessorAgentguardPollsExempt(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_agentguard_polls_exempt",
@@ -33,6 +49,36 @@ func AssertEqualProcessorAgentguardPollsExempt(t *testing.T, tt *componenttest.T
 		},
 	}
 	got, err := tt.GetMetric("otelcol_processor_agentguard_polls_exempt")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
+func AssertEqualProcessorAgentguardRunDuration(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.HistogramDataPoint[float64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_run_duration",
+		Description: "Wall-clock time of finished runs, by agent (gen_ai.agent.name). [Development]",
+		Unit:        "s",
+		Data: metricdata.Histogram[float64]{
+			Temporality: metricdata.CumulativeTemporality,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_run_duration")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
+func AssertEqualProcessorAgentguardRunRounds(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.HistogramDataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_run_rounds",
+		Description: "Model calls per finished run, by agent (gen_ai.agent.name). [Development]",
+		Unit:        "{call}",
+		Data: metricdata.Histogram[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_run_rounds")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
@@ -67,6 +113,22 @@ func AssertEqualProcessorAgentguardRunsEvicted(t *testing.T, tt *componenttest.T
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
+func AssertEqualProcessorAgentguardRunsFinished(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_runs_finished",
+		Description: "Finished runs, by agent (gen_ai.agent.name) and outcome - answered, cut_off, empty, failed, over_budget, stuck, abandoned. [Development]",
+		Unit:        "{run}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_runs_finished")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
 func AssertEqualProcessorAgentguardRunsStarted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_agentguard_runs_started",
@@ -86,7 +148,7 @@ func AssertEqualProcessorAgentguardRunsStarted(t *testing.T, tt *componenttest.T
 func AssertEqualProcessorAgentguardSteps(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_agentguard_steps",
-		Description: "Tool calls judged, by whether they made progress (an exempt poll counts as progress). [Development]",
+		Description: "Tool calls, by agent (gen_ai.agent.name) and whether they made progress (true or false) or could not be judged because no convention could read their result (unknown). [Development]",
 		Unit:        "{step}",
 		Data: metricdata.Sum[int64]{
 			Temporality: metricdata.CumulativeTemporality,
@@ -111,6 +173,22 @@ func AssertEqualProcessorAgentguardStuckEpisodes(t *testing.T, tt *componenttest
 		},
 	}
 	got, err := tt.GetMetric("otelcol_processor_agentguard_stuck_episodes")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
+func AssertEqualProcessorAgentguardToolCalls(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_tool_calls",
+		Description: "Tool calls, by agent (gen_ai.agent.name), tool (gen_ai.tool.name, capped like agent names) and outcome - ok, or failed (error status, or a result that is only an error). [Development]",
+		Unit:        "{call}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_tool_calls")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }

@@ -24,18 +24,35 @@ func TestSetupTelemetry(t *testing.T) {
 		observer.Observe(1)
 		return nil
 	}))
+	tb.ProcessorAgentguardModelCalls.Add(context.Background(), 1)
 	tb.ProcessorAgentguardPollsExempt.Add(context.Background(), 1)
+	tb.ProcessorAgentguardRunDuration.Record(context.Background(), 1)
+	tb.ProcessorAgentguardRunRounds.Record(context.Background(), 1)
 	tb.ProcessorAgentguardRunsEvicted.Add(context.Background(), 1)
+	tb.ProcessorAgentguardRunsFinished.Add(context.Background(), 1)
 	tb.ProcessorAgentguardRunsStarted.Add(context.Background(), 1)
 	tb.ProcessorAgentguardSteps.Add(context.Background(), 1)
 	tb.ProcessorAgentguardStuckEpisodes.Add(context.Background(), 1)
+	tb.ProcessorAgentguardToolCalls.Add(context.Background(), 1)
+	AssertEqualProcessorAgentguardModelCalls(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorAgentguardPollsExempt(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
+	AssertEqualProcessorAgentguardRunDuration(t, testTel,
+		[]metricdata.HistogramDataPoint[float64]{{}}, metricdatatest.IgnoreValue(),
+		metricdatatest.IgnoreTimestamp())
+	AssertEqualProcessorAgentguardRunRounds(t, testTel,
+		[]metricdata.HistogramDataPoint[int64]{{}}, metricdatatest.IgnoreValue(),
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorAgentguardRunsActive(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorAgentguardRunsEvicted(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
+	AssertEqualProcessorAgentguardRunsFinished(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorAgentguardRunsStarted(t, testTel,
@@ -45,6 +62,9 @@ func TestSetupTelemetry(t *testing.T) {
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorAgentguardStuckEpisodes(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
+	AssertEqualProcessorAgentguardToolCalls(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 

@@ -1,0 +1,80 @@
+package agentguard
+
+import (
+	"math"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/progress"
+)
+
+// annotateStep writes the verdict on a tool span; the step where a run becomes stuck also gets one
+// agentguard.stuck event, so a count connector can turn episodes into a pipeline metric. An unjudged
+// step says only that.
+func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string) {
+	attrs := span.Attributes()
+	attrs.EnsureCapacity(attrs.Len() + 7)
+	attrs.PutInt(annotation.Step, int64(v.Step))
+	attrs.PutStr(annotation.Run, run)
+	if v.Unjudged {
+		attrs.PutBool(annotation.Judged, false)
+		return
+	}
+	attrs.PutBool(annotation.Progress, v.Progress)
+	attrs.PutStr(annotation.Signals, v.Signals.String())
+	attrs.PutInt(annotation.Barren, int64(v.Barren))
+	if v.WaitExempt {
+		attrs.PutBool(annotation.WaitExempt, true)
+	}
+	if v.Stuck != progress.ReasonNone {
+		attrs.PutStr(annotation.Stuck, string(v.Stuck))
+	}
+	if v.NewEpisode {
+		e := span.Events().AppendEmpty()
+		e.SetName(annotation.StuckEvent)
+		e.SetTimestamp(span.EndTimestamp())
+		e.Attributes().PutStr(annotation.EventReason, string(v.Stuck))
+		e.Attributes().PutStr(annotation.EventAgentName, agent)
+		e.Attributes().PutInt(annotation.EventBarren, int64(v.Barren))
+		e.Attributes().PutStr(annotation.EventRun, run)
+	}
+}
+
+// annotateModel writes what a model call's reply was.
+func annotateModel(span ptrace.Span, v progress.ModelVerdict, c progress.ModelCall, run string) {
+	attrs := span.Attributes()
+	attrs.PutInt(annotation.Round, int64(v.Round))
+	attrs.PutStr(annotation.Finish, finishNames[c.Finish])
+	attrs.PutStr(annotation.Run, run)
+	if v.Empty {
+		attrs.PutBool(annotation.Empty, true)
+	}
+	if v.Continuation {
+		attrs.PutBool(annotation.Continuation, true)
+	}
+}
+
+// annotateRoot writes how the run ended on the root span that ended it.
+func annotateRoot(span ptrace.Span, s progress.Summary, run string) {
+	attrs := span.Attributes()
+	attrs.PutStr(annotation.Outcome, string(s.Outcome))
+	attrs.PutInt(annotation.Rounds, int64(s.Rounds))
+	if !math.IsNaN(s.TurnEfficiency) {
+		attrs.PutDouble(annotation.TurnEfficiency, s.TurnEfficiency)
+	}
+	attrs.PutInt(annotation.CutOffs, int64(s.CutOffs))
+	attrs.PutInt(annotation.ToolFailures, int64(s.ToolFailures))
+	attrs.PutStr(annotation.Run, run)
+}
+
+// finishNames label the finish reasons in annotations and metrics.
+var finishNames = map[progress.Finish]string{
+	progress.FinishUnknown:       "unknown",
+	progress.FinishStop:          "stop",
+	progress.FinishToolCalls:     "tool_calls",
+	progress.FinishLength:        "length",
+	progress.FinishContentFilter: "content_filter",
+	progress.FinishError:         "error",
+	progress.FinishOther:         "other",
+}

@@ -1,0 +1,199 @@
+package agentguard
+
+import (
+	"encoding/hex"
+	"slices"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/digest"
+	"github.com/agentotel/agentotel/internal/progress"
+)
+
+// runKey identifies a run within a batch without allocating: its trace, or the value of its run
+// attribute.
+type runKey struct {
+	trace pcommon.TraceID
+	attr  string
+}
+
+// String is the key of the run's state; it is built once per run and batch. A run keyed by attribute
+// spans traces: its trace is not part of its key.
+func (k runKey) String() string {
+	if k.attr != "" {
+		return "a:" + k.attr
+	}
+	return "t:" + string(k.trace[:])
+}
+
+// runBatch is one run's part of a batch.
+type runBatch struct {
+	key     runKey
+	agent   string // from any span of the run in this batch
+	service string // the fallback agent name
+	id      string // the run or session id a span of the run in this batch named
+	// root is the run's root span when it is in this batch: it ends the run (unless runs are keyed by
+	// attribute, and span several traces).
+	root        ptrace.Span
+	hasRoot     bool
+	first, last int64 // earliest start and latest end of the run's spans in the batch (UnixNano)
+	events      []event
+	// Resolved under the lock: the agent's metric label, the run's name, and, when the root span
+	// ended the run, its account.
+	label, name string
+	ended       bool
+	summary     progress.Summary
+}
+
+// event is a tool call or a model call of the run, in start order.
+type event struct {
+	span ptrace.Span
+	// model: a model call; otherwise a tool step.
+	model    bool
+	tool     string
+	step     progress.Step
+	verdict  progress.Verdict
+	call     progress.ModelCall
+	judgment progress.ModelVerdict
+}
+
+// seen is a span the first pass kept: a recognised agent span, or a root.
+type seen struct {
+	span    ptrace.Span
+	res     pcommon.Map
+	service string
+	view    agentspan.View
+	root    bool
+}
+
+// collect groups the batch's agent spans by run, with their steps and model calls already read, in
+// start order. A run keyed by attribute is found through any span of its trace: GenAI and ADK tool
+// spans carry no session id, their agent and model spans do.
+func (g *guard) collect(td ptrace.Traces, spans []seen) (map[runKey]*runBatch, []seen) {
+	spans = spans[:0]
+	var traceRuns map[pcommon.TraceID]string
+	rss := td.ResourceSpans()
+	for i := 0; i < rss.Len(); i++ {
+		res := rss.At(i).Resource().Attributes()
+		service := ""
+		if v, ok := res.Get("service.name"); ok {
+			service = v.AsString()
+		}
+		sss := rss.At(i).ScopeSpans()
+		for j := 0; j < sss.Len(); j++ {
+			scope := sss.At(j).Scope().Name()
+			ss := sss.At(j).Spans()
+			for k := 0; k < ss.Len(); k++ {
+				span := ss.At(k)
+				root := span.ParentSpanID().IsEmpty()
+				v := g.registry.Recognize(agentspan.Span{Scope: scope, Name: span.Name(), Attrs: span.Attributes(), Root: root})
+				if v.Role == agentspan.RoleOther && !root {
+					continue
+				}
+				spans = append(spans, seen{span: span, res: res, service: service, view: v, root: root})
+				if attr := g.runAttr(span.Attributes(), res); attr != "" {
+					if traceRuns == nil {
+						traceRuns = map[pcommon.TraceID]string{}
+					}
+					traceRuns[span.TraceID()] = attr
+				}
+			}
+		}
+	}
+	if len(spans) == 0 {
+		return nil, spans
+	}
+	keys := g.runKeys(spans, traceRuns)
+	batch := map[runKey]*runBatch{}
+	scratch := g.scratch.Get().(*digest.Scratch)
+	defer g.scratch.Put(scratch)
+	for _, s := range spans {
+		key := runKey{trace: s.span.TraceID()}
+		if attr := keys[s.span.TraceID()]; attr != "" {
+			key = runKey{attr: attr}
+		}
+		rb, ok := batch[key]
+		if !ok {
+			rb = &runBatch{key: key, service: s.service, first: int64(s.span.StartTimestamp())}
+			batch[key] = rb
+		}
+		v := s.view
+		// Some SDKs name the agent only on the run's root span: any span of the run in the batch may
+		// name it for all.
+		if rb.agent == "" || v.Role == agentspan.RoleAgent && v.Agent != "" {
+			rb.agent = firstNonEmpty(v.Agent, rb.agent)
+		}
+		rb.id = firstNonEmpty(rb.id, v.RunID)
+		rb.first = min(rb.first, int64(s.span.StartTimestamp()))
+		rb.last = max(rb.last, int64(s.span.EndTimestamp()))
+		switch v.Role {
+		case agentspan.RoleTool:
+			rb.events = append(rb.events, event{span: s.span, tool: v.Tool, step: g.stepOf(s.span, v, scratch)})
+		case agentspan.RoleModel:
+			rb.events = append(rb.events, event{span: s.span, model: true, call: g.modelCallOf(s.span, v)})
+		}
+		if s.root && !rb.hasRoot {
+			rb.root, rb.hasRoot = s.span, true
+		}
+	}
+	for _, rb := range batch {
+		slices.SortStableFunc(rb.events, func(a, b event) int {
+			return a.span.StartTimestamp().AsTime().Compare(b.span.StartTimestamp().AsTime())
+		})
+	}
+	return batch, spans
+}
+
+// runAttr is the first configured run attribute on the span or its resource.
+func (g *guard) runAttr(attrs, res pcommon.Map) string {
+	for _, key := range g.cfg.RunAttributes {
+		for _, m := range [2]pcommon.Map{attrs, res} {
+			if v, ok := m.Get(key); ok && v.AsString() != "" {
+				return v.AsString()
+			}
+		}
+	}
+	return ""
+}
+
+// runKeys finds each trace's run attribute: the one a span of the trace carries in this batch, or
+// carried before. A trace without one is its own run (keyed by its trace id).
+func (g *guard) runKeys(spans []seen, traceRuns map[pcommon.TraceID]string) map[pcommon.TraceID]string {
+	if len(g.cfg.RunAttributes) == 0 {
+		return nil
+	}
+	keys := map[pcommon.TraceID]string{}
+	now := g.now()
+	g.runs.mu.Lock()
+	defer g.runs.mu.Unlock()
+	for _, s := range spans {
+		trace := s.span.TraceID()
+		if _, done := keys[trace]; !done {
+			keys[trace] = g.runs.traceRun(trace[:], traceRuns[trace], now)
+		}
+	}
+	return keys
+}
+
+// runName is what annotations call a run: its run attribute, a run or session id one of its spans
+// named, or its trace id.
+func runName(key runKey, id string) string {
+	switch {
+	case key.attr != "":
+		return key.attr
+	case id != "":
+		return id
+	}
+	return hex.EncodeToString(key.trace[:])
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
