@@ -9,7 +9,7 @@ import (
 
 // alternativeReadings adds to sc.spans the leaves that start inside an escape sequence of src,
 // the scanned text decoded level-1 times, when src is read from that point on, and reports
-// whether it found any (with firstOnly, it stops at the first).
+// whether it found any.
 //
 // The decoding from the start of a text reads each escape sequence as a unit. An encoded leaf
 // can start inside one: the bytes in front of it may end in a stray backslash that takes the
@@ -21,21 +21,33 @@ import (
 // leaf, read afresh from there through the remaining levels. Most points are ruled out without
 // decoding anything: where reading from the point gives the same bytes as the view, where no
 // leaf starts with the first byte it gives, or where its first window is no leaf's first window.
-func (sc *Scanner) alternativeReadings(sets []*Set, src []byte, level int, firstOnly bool) bool {
+func (sc *Scanner) alternativeReadings(sets []*Set, src []byte, level int, s search) bool {
 	v := &sc.views[level-1]
+	var starts byteSet // the bytes some leaf of some set starts with
+	for _, s := range sets {
+		if s != nil {
+			for i, w := range s.firstBytes {
+				starts[i] |= w
+			}
+		}
+	}
 	found := false
 	for _, e := range v.escapes {
-		for p := e.src + 1; p < e.srcEnd; p++ {
-			if !sc.mayStartLeaf(sets, src, v, e, p) {
+		for p := int(e.src) + 1; p < int(e.srcEnd); p++ {
+			// The test mayStartLeaf begins with, inline: most points end here.
+			if c := src[p]; c != '\\' && !starts.has(c) {
 				continue
 			}
-			end, ok := sc.leafFrom(sets, src[p:], maxLevels-level+1)
+			if !sc.mayStartLeaf(sets, &starts, src, v, e, p) {
+				continue
+			}
+			end, ok := sc.leafFrom(sets, src[p:], maxLevels-level+1, s.widen)
 			if !ok {
 				continue
 			}
 			sc.spans = append(sc.spans, sc.toText(level-1, span{p, p + end}))
 			found = true
-			if firstOnly {
+			if s.firstOnly {
 				return true
 			}
 		}
@@ -44,8 +56,9 @@ func (sc *Scanner) alternativeReadings(sets []*Set, src []byte, level int, first
 }
 
 // mayStartLeaf rules out the point p inside the escape e of src (decoded into v) as the start of
-// a leaf read from there, where that can be decided without decoding.
-func (sc *Scanner) mayStartLeaf(sets []*Set, src []byte, v *view, e escape, p int) bool {
+// a leaf read from there, where that can be decided without decoding; starts holds the bytes
+// leaves start with.
+func (sc *Scanner) mayStartLeaf(sets []*Set, starts *byteSet, src []byte, v *view, e escape, p int) bool {
 	if src[p] == '\\' {
 		// p is inside a run of backslashes. Reading from p pairs them differently, which matters
 		// only if the byte after the run is one that an odd run turns into something else; for
@@ -60,12 +73,12 @@ func (sc *Scanner) mayStartLeaf(sets []*Set, src []byte, v *view, e escape, p in
 		}
 		r, size := jsonraw.DecodeEscape(src[p:])
 		if size > 0 && r != '\\' {
-			return anyMayStartWith(sets, firstByte(r))
+			return starts.has(firstByte(r))
 		}
 		return true
 	}
 	// A plain byte starts the reading, and no later decoding changes it.
-	if !anyMayStartWith(sets, src[p]) {
+	if !starts.has(src[p]) {
 		return false
 	}
 	tail := src[p:e.srcEnd]
@@ -113,7 +126,7 @@ func firstByte(r rune) byte {
 // reports whether one of those decodings begins with a withheld region, and where that region
 // ends in text. It decodes a bounded prefix of text, growing it while a region might run past
 // what that prefix decodes to reliably.
-func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int) (int, bool) {
+func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int, widen bool) (int, bool) {
 	for limit := 256; ; limit *= 4 {
 		seg := text[:min(len(text), limit)]
 		// reliable is how much of each decoding is certainly what decoding all of text gives:
@@ -131,7 +144,7 @@ func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int) (int, bool) {
 			} else {
 				reliable = len(lv.text)
 			}
-			end, ok, reach := sc.regionAtStart(sets, lv.text)
+			end, ok, reach := sc.regionAtStart(sets, lv.text, widen)
 			if truncated && (reliable < minFragment+WindowLen || reach+Stride+WindowLen > reliable) {
 				again = true
 				break
@@ -157,7 +170,7 @@ func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int) (int, bool) {
 // regionAtStart reports whether text begins with a withheld region and where it ends, and
 // returns the last hit of the run of hits that starts at 0 (or 0 if none does), which says how
 // far more text could have extended it.
-func (sc *Scanner) regionAtStart(sets []*Set, text []byte) (end int, ok bool, reach int) {
+func (sc *Scanner) regionAtStart(sets []*Set, text []byte, widen bool) (end int, ok bool, reach int) {
 	if len(text) < WindowLen || !anyStartsWith(sets, window(text)) {
 		return 0, false, 0
 	}
@@ -170,25 +183,15 @@ func (sc *Scanner) regionAtStart(sets []*Set, text []byte) (end int, ok bool, re
 	for n < len(hits) && hits[n].pos-hits[n-1].pos <= Stride {
 		n++
 	}
-	sp, ok := region(sets, text, hits[:n])
+	sp, ok := region(sets, text, hits[:n], widen)
 	return sp.end, ok, hits[n-1].pos
-}
-
-// anyMayStartWith reports whether a leaf of some set starts with c.
-func anyMayStartWith(sets []*Set, c byte) bool {
-	for _, s := range sets {
-		if s != nil && s.mayStartWith(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // anyStartsWith reports whether a leaf of some set starts with the window w.
 func anyStartsWith(sets []*Set, w uint64) bool {
 	h := filterHash(w)
 	for _, s := range sets {
-		if s == nil || len(s.filter) == 0 || s.filter[filterByte(h, len(s.filter))]&filterBit(h) == 0 {
+		if s == nil || len(s.filter) == 0 || s.filter[filterByte(h, uint64(len(s.filter)-1))]&filterBit(h) == 0 {
 			continue
 		}
 		if s.lookup(fingerprint(w))&flagStart != 0 {

@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"bytes"
+	"math"
 	"sort"
 	"unicode/utf8"
 
@@ -23,9 +24,14 @@ type view struct {
 }
 
 // An escape is one escape sequence: src[src:srcEnd] of the source decoded to text[dst:dstEnd].
+// Escaped text can hold one every few bytes, hence 32-bit offsets; find decodes no text longer
+// than maxDecodedLen.
 type escape struct {
-	src, srcEnd, dst, dstEnd int
+	src, srcEnd, dst, dstEnd int32
 }
+
+// maxDecodedLen bounds the texts find decodes, so that escape offsets fit.
+const maxDecodedLen = math.MaxInt32
 
 // decode sets v to src with its escape sequences decoded, reusing v's buffers. Escapes are read
 // as JSON reads them (a surrogate pair is one character, an unpaired surrogate U+FFFD); a
@@ -33,15 +39,24 @@ type escape struct {
 // need not be a JSON string, and decoding never lengthens it.
 func (v *view) decode(src []byte) {
 	v.text, v.escapes = v.text[:0], v.escapes[:0]
-	i := 0
-	for {
-		k := bytes.IndexByte(src[i:], '\\')
-		if k < 0 {
-			v.text = append(v.text, src[i:]...)
+	for i := 0; i < len(src); {
+		// Escapes come in runs in encoded text, so look a few bytes ahead before paying for a
+		// call that searches far.
+		k := i
+		for k < len(src) && k < i+16 && src[k] != '\\' {
+			k++
+		}
+		if k == i+16 {
+			if j := bytes.IndexByte(src[k:], '\\'); j >= 0 {
+				k += j
+			} else {
+				k = len(src)
+			}
+		}
+		v.text = append(v.text, src[i:k]...)
+		if i = k; i == len(src) {
 			return
 		}
-		v.text = append(v.text, src[i:i+k]...)
-		i += k
 		r, size := jsonraw.DecodeEscape(src[i:])
 		if size == 0 {
 			v.text = append(v.text, '\\')
@@ -49,8 +64,12 @@ func (v *view) decode(src []byte) {
 			continue
 		}
 		dst := len(v.text)
-		v.text = utf8.AppendRune(v.text, r)
-		v.escapes = append(v.escapes, escape{src: i, srcEnd: i + size, dst: dst, dstEnd: len(v.text)})
+		if r < utf8.RuneSelf {
+			v.text = append(v.text, byte(r))
+		} else {
+			v.text = utf8.AppendRune(v.text, r)
+		}
+		v.escapes = append(v.escapes, escape{src: int32(i), srcEnd: int32(i + size), dst: int32(dst), dstEnd: int32(len(v.text))})
 		i += size
 	}
 }
@@ -67,14 +86,14 @@ func (v *view) source(start, end int) (int, int) {
 // the one byte that was copied.
 func (v *view) unit(pos int) (int, int) {
 	// The first escape that ends after pos either holds pos or follows it.
-	i := sort.Search(len(v.escapes), func(i int) bool { return v.escapes[i].dstEnd > pos })
-	if i < len(v.escapes) && v.escapes[i].dst <= pos {
-		return v.escapes[i].src, v.escapes[i].srcEnd
+	i := sort.Search(len(v.escapes), func(i int) bool { return int(v.escapes[i].dstEnd) > pos })
+	if i < len(v.escapes) && int(v.escapes[i].dst) <= pos {
+		return int(v.escapes[i].src), int(v.escapes[i].srcEnd)
 	}
 	src := pos
 	if i > 0 {
 		prev := v.escapes[i-1]
-		src = prev.srcEnd + pos - prev.dstEnd
+		src = int(prev.srcEnd) + pos - int(prev.dstEnd)
 	}
 	return src, src + 1
 }
@@ -83,13 +102,13 @@ func (v *view) unit(pos int) (int, int) {
 // start before pos: the decoding of src[:pos], as far as it does not depend on what follows.
 func (v *view) decodedUpTo(pos int) int {
 	// The first escape that ends after pos either holds pos or follows it.
-	i := sort.Search(len(v.escapes), func(i int) bool { return v.escapes[i].srcEnd > pos })
-	if i < len(v.escapes) && v.escapes[i].src < pos {
-		return v.escapes[i].dstEnd
+	i := sort.Search(len(v.escapes), func(i int) bool { return int(v.escapes[i].srcEnd) > pos })
+	if i < len(v.escapes) && int(v.escapes[i].src) < pos {
+		return int(v.escapes[i].dstEnd)
 	}
 	if i == 0 {
 		return pos
 	}
 	prev := v.escapes[i-1]
-	return prev.dstEnd + pos - prev.srcEnd
+	return int(prev.dstEnd) + pos - int(prev.srcEnd)
 }

@@ -9,26 +9,26 @@ import (
 // keys are drawn once per process, so a Set's contents mean nothing outside the process that
 // built it: neither the prefilter bits nor the stored hashes can be matched against a
 // dictionary of likely windows without them.
-var keys = func() (k struct{ filterXor, filterMul, fp0, fp1, fp2, fp3, whole0, whole1 uint64 }) {
-	var b [64]byte
-	rand.Read(b[:]) // never fails: crypto/rand crashes the program rather than return weak bytes
-	k.filterXor = binary.LittleEndian.Uint64(b[0:])
-	k.filterMul = binary.LittleEndian.Uint64(b[8:]) | 1 // odd, so multiplying loses no bits
-	k.fp0 = binary.LittleEndian.Uint64(b[16:])
-	k.fp1 = binary.LittleEndian.Uint64(b[24:])
-	k.fp2 = binary.LittleEndian.Uint64(b[32:])
-	k.fp3 = binary.LittleEndian.Uint64(b[40:])
-	k.whole0 = binary.LittleEndian.Uint64(b[48:])
-	k.whole1 = binary.LittleEndian.Uint64(b[56:])
+var keys = func() (k struct{ filterMul, fp0, fp1, fp2, fp3, whole0, whole1 uint64 }) {
+	var b [56]byte
+	rand.Read(b[:])                                     // never fails: crypto/rand crashes the program rather than return weak bytes
+	k.filterMul = binary.LittleEndian.Uint64(b[0:]) | 1 // odd, so multiplying loses no bits
+	k.fp0 = binary.LittleEndian.Uint64(b[8:])
+	k.fp1 = binary.LittleEndian.Uint64(b[16:])
+	k.fp2 = binary.LittleEndian.Uint64(b[24:])
+	k.fp3 = binary.LittleEndian.Uint64(b[32:])
+	k.whole0 = binary.LittleEndian.Uint64(b[40:])
+	k.whole1 = binary.LittleEndian.Uint64(b[48:])
 	return k
 }()
 
 // window is the 8-byte run at the start of b, as one word.
 func window(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
-// filterHash is the prefilter's hash: one multiply, cheap enough to run at every byte offset
-// of every scanned text. Its top bits depend on every bit of the window.
-func filterHash(w uint64) uint64 { return (w ^ keys.filterXor) * keys.filterMul }
+// filterHash is the prefilter's hash: one multiply by a random odd key, cheap enough to run at
+// every byte offset of every scanned text. Its top bits depend on every bit of the window, and
+// the filter only keeps one bit per window of them.
+func filterHash(w uint64) uint64 { return w * keys.filterMul }
 
 // fingerprint is the keyed hash stored in a Set. Two rounds of a 64x64->128-bit multiply fold
 // mix every bit of the window into every bit of the result; it only runs where the prefilter

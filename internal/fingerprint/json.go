@@ -2,6 +2,8 @@ package fingerprint
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"unsafe"
 
 	"github.com/agentotel/agentotel/internal/countsonly"
@@ -9,27 +11,34 @@ import (
 )
 
 // RedactJSON appends doc, a JSON document, to dst with every value that holds a withheld region
-// replaced by "[withheld]", and reports whether it replaced any. The values searched are the
-// strings (by their encoded bytes, so a leaf JSON-encoded inside a string is found too), the
-// object keys and the numbers; a string directly under a key that kept reports true is left as
-// it is, as the shaping leaves it. A string that itself holds a JSON object or array (a document
-// stringified into another) is redacted inside and encoded again rather than withheld whole.
+// replaced by "[withheld]", and reports whether it replaced any. The document is searched once,
+// as RedactText searches text (verbatim, decoded up to three times, and read from inside
+// escapes), and each region withholds the values it falls in: strings, object keys and numbers.
+// A region that runs across values withholds each of them. A string directly under a key that
+// kept reports true is left as it is, as the shaping leaves it. A string that itself holds a JSON
+// object or array (a document stringified into another) is redacted inside by the same rules and
+// encoded again, rather than withheld whole.
 //
-// If nothing is replaced, dst holds doc unchanged; otherwise the document is written compact.
+// If nothing is replaced, dst holds doc unchanged; otherwise the objects and arrays that held a
+// region are written compact, and everything else as it was.
 // A document that is not valid JSON (or nests deeper than jsonraw.DefaultMaxDepth) returns an
 // error and dst unchanged: the caller can fall back to RedactText or withhold it whole.
-//
-// A region that spans two values (a leaf holding a quote and a comma, repeated across the
-// structure) is not withheld: each value is judged on its own.
 func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key []byte) bool) ([]byte, bool, error) {
 	if err := validate(doc); err != nil {
 		return dst, false, err
 	}
-	if !sc.Hit(sets, doc) {
+	if !sc.find(sets, doc, search{}) {
 		return append(dst, doc...), false, nil
 	}
+	// The regions go on a stack in the Scanner: a stringified document inside is searched with
+	// the same Scanner, and pushes its own above these.
+	base := len(sc.docSpans)
+	sc.docSpans = append(sc.docSpans, sc.spans...)
+	defer func() { sc.docSpans = sc.docSpans[:base] }()
+	spans := mergeSpans(sc.docSpans[base:])
+	r := jsonRedactor{sc: sc, sets: sets, kept: kept, doc: doc, spans: spans}
 	start := len(dst)
-	dst, changed := sc.redactValue(dst, sets, doc[jsonraw.SkipSpace(doc, 0):], kept, false)
+	dst, changed := r.value(dst, doc[jsonraw.SkipSpace(doc, 0):], false)
 	if !changed {
 		return append(dst[:start], doc...), false, nil
 	}
@@ -49,9 +58,35 @@ func validate(doc []byte) error {
 	return nil
 }
 
-// redactValue appends the valid JSON value v, redacted; keep says it sits directly under a kept
-// key.
-func (sc *Scanner) redactValue(dst []byte, sets []*Set, v []byte, kept func([]byte) bool, keep bool) ([]byte, bool) {
+// mergeSpans sorts spans in place and merges those that overlap or touch.
+func mergeSpans(spans []span) []span {
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	out := spans[:0]
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp.start <= out[n-1].end {
+			out[n-1].end = max(out[n-1].end, sp.end)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// jsonRedactor writes one validated document with the values that hold a region withheld.
+type jsonRedactor struct {
+	sc    *Scanner
+	sets  []*Set
+	kept  func([]byte) bool
+	doc   []byte
+	spans []span // the regions found in doc, sorted and disjoint
+}
+
+// value appends the value v (a slice of doc), redacted; keep says it sits directly under a kept
+// key. A value no region falls in is copied as it is, without walking it.
+func (r *jsonRedactor) value(dst, v []byte, keep bool) ([]byte, bool) {
+	if !r.holds(v) {
+		return append(dst, v...), false
+	}
 	switch v[0] {
 	case '{':
 		changed := false
@@ -63,9 +98,9 @@ func (sc *Scanner) redactValue(dst []byte, sets []*Set, v []byte, kept func([]by
 			}
 			n++
 			var c1, c2 bool
-			dst, c1 = sc.redactToken(dst, sets, m.Key, m.Key[1:len(m.Key)-1])
+			dst, c1 = r.token(dst, m.Key)
 			dst = append(dst, ':')
-			dst, c2 = sc.redactValue(dst, sets, m.Value, kept, kept != nil && kept(sc.keyText(m.Key)))
+			dst, c2 = r.value(dst, m.Value, r.kept != nil && r.kept(r.sc.keyText(m.Key)))
 			changed = changed || c1 || c2
 		})
 		return append(dst, '}'), changed
@@ -79,7 +114,7 @@ func (sc *Scanner) redactValue(dst []byte, sets []*Set, v []byte, kept func([]by
 			}
 			n++
 			var c bool
-			dst, c = sc.redactValue(dst, sets, elem, kept, false)
+			dst, c = r.value(dst, elem, false)
 			changed = changed || c
 		})
 		return append(dst, ']'), changed
@@ -87,40 +122,59 @@ func (sc *Scanner) redactValue(dst []byte, sets []*Set, v []byte, kept func([]by
 		if keep {
 			return append(dst, v...), false
 		}
-		return sc.redactString(dst, sets, v, kept)
+		return r.str(dst, v)
 	}
-	return sc.redactToken(dst, sets, v, v) // a number or literal
+	return r.token(dst, v)
 }
 
-// redactToken appends the raw token (a key, number or literal): as it is, or as the marker string
-// if its text holds a withheld region.
-func (sc *Scanner) redactToken(dst []byte, sets []*Set, raw, text []byte) ([]byte, bool) {
-	if len(text) < WindowLen || !sc.Hit(sets, text) {
-		return append(dst, raw...), false
-	}
-	return append(dst, `"`+countsonly.Withheld+`"`...), true
+// holds reports whether a region of the document falls in v, a slice of it.
+func (r *jsonRedactor) holds(v []byte) bool {
+	start := cap(r.doc) - cap(v) // v's offset in doc: a slice's capacity runs to the array's end
+	i := sort.Search(len(r.spans), func(i int) bool { return r.spans[i].end > start })
+	return i < len(r.spans) && r.spans[i].start < start+len(v)
 }
 
-// redactString appends the string value raw (quotes included): as it is, as the marker, or, when
-// it holds a JSON document, as that document redacted by the same rules and encoded again (or
-// as it is, if no value inside it needed redacting).
-func (sc *Scanner) redactString(dst []byte, sets []*Set, raw []byte, kept func([]byte) bool) ([]byte, bool) {
-	body := raw[1 : len(raw)-1]
-	if len(body) < WindowLen || !sc.Hit(sets, body) {
+// token appends a key, number or literal: as it is, or as the marker string if it holds a region.
+func (r *jsonRedactor) token(dst, v []byte) ([]byte, bool) {
+	if !r.holds(v) {
+		return append(dst, v...), false
+	}
+	return appendMarker(dst), true
+}
+
+// str appends the string value raw (quotes included): as it is, as the marker, or, when it holds
+// a JSON document, as that document redacted and encoded again (or as it is, if no value inside
+// needs redacting but kept values or structure hold the region). A region that shows only in the
+// encoded form (a leaf that holds an escape sequence itself) withholds the string whole.
+func (r *jsonRedactor) str(dst, raw []byte) ([]byte, bool) {
+	if !r.holds(raw) {
 		return append(dst, raw...), false
 	}
-	// The decoded document and its redaction get their own buffers: the Scanner's are in use
-	// further up, and this path only runs where something is withheld.
+	// The decoded document and its redaction get their own buffers: this path only runs where
+	// something is withheld.
 	inner, ok := jsonraw.AppendUnquote(nil, raw)
-	if !ok || !jsonraw.IsContainer(inner) || validate(inner) != nil {
-		return append(dst, `"`+countsonly.Withheld+`"`...), true
+	if !ok || !jsonraw.IsContainer(inner) {
+		return appendMarker(dst), true
 	}
-	redacted, changed := sc.redactValue(nil, sets, inner[jsonraw.SkipSpace(inner, 0):], kept, false)
-	if !changed {
+	redacted, changed, err := r.sc.RedactJSON(nil, r.sets, inner, r.kept)
+	switch {
+	case err != nil:
+		return appendMarker(dst), true
+	case !changed:
+		if !r.sc.Hit(r.sets, inner) {
+			return appendMarker(dst), true
+		}
 		return append(dst, raw...), false
 	}
-	return jsonraw.AppendString(dst, unsafe.String(unsafe.SliceData(redacted), len(redacted))), true
+	start := len(dst)
+	dst = jsonraw.AppendString(dst, unsafe.String(unsafe.SliceData(redacted), len(redacted)))
+	if r.sc.Hit(r.sets, dst[start+1:len(dst)-1]) && !r.sc.Hit(r.sets, redacted) {
+		return appendMarker(dst[:start]), true
+	}
+	return dst, true
 }
+
+func appendMarker(dst []byte) []byte { return append(dst, `"`+countsonly.Withheld+`"`...) }
 
 // keyText is the decoded text of the raw key, for the kept test; it is valid until the next call.
 func (sc *Scanner) keyText(raw []byte) []byte {

@@ -1,7 +1,5 @@
 package fingerprint
 
-import "encoding/binary"
-
 // A hit is an offset of a text whose 8-byte window a Set holds, with the flags stored for it.
 type hit struct {
 	pos   int
@@ -28,37 +26,38 @@ func (s *Set) appendHits(hits []hit, text []byte) []hit {
 // Every offset has to be tried: a leaf of exactly WindowLen bytes has one window, and it can sit
 // anywhere. What makes that affordable is the prefilter: per offset, one unaligned load, one
 // multiply and one bit test in a filter of at most 128 KiB, four offsets per loop iteration with
-// one branch between them, and no call in the loop, so everything stays in registers. Only the
-// offsets that pass (about one in 200 that do not match) pay for the fingerprint and the
-// table.
+// one branch between them, no call in the loop, and a slice that shrinks from the front so the
+// compiler can drop the bounds checks on the loads. Only the offsets that pass (about one in 200
+// that do not match) pay for the fingerprint and the table.
 func (s *Set) nextPass(text []byte, from int) int {
 	filter := s.filter
-	size := len(filter)
-	xor, mul := keys.filterXor, keys.filterMul
-	i := from
-	for ; i+WindowLen+3 <= len(text); i += 4 {
-		x := text[i : i+WindowLen+3]
-		h0 := (binary.LittleEndian.Uint64(x[0:]) ^ xor) * mul
-		h1 := (binary.LittleEndian.Uint64(x[1:]) ^ xor) * mul
-		h2 := (binary.LittleEndian.Uint64(x[2:]) ^ xor) * mul
-		h3 := (binary.LittleEndian.Uint64(x[3:]) ^ xor) * mul
-		pass := filter[filterByte(h0, size)] & filterBit(h0)
-		pass |= filter[filterByte(h1, size)] & filterBit(h1)
-		pass |= filter[filterByte(h2, size)] & filterBit(h2)
-		pass |= filter[filterByte(h3, size)] & filterBit(h3)
+	mask := uint64(len(filter) - 1)
+	mul := keys.filterMul // filterHash's key, loaded once rather than per window
+	t := text[min(from, len(text)):]
+	for len(t) >= WindowLen+3 {
+		h0 := window(t) * mul
+		h1 := window(t[1:]) * mul
+		h2 := window(t[2:]) * mul
+		h3 := window(t[3:]) * mul
+		pass := filter[filterByte(h0, mask)] & filterBit(h0)
+		pass |= filter[filterByte(h1, mask)] & filterBit(h1)
+		pass |= filter[filterByte(h2, mask)] & filterBit(h2)
+		pass |= filter[filterByte(h3, mask)] & filterBit(h3)
 		if pass != 0 {
-			return i
+			break
 		}
+		t = t[4:]
 	}
-	// Fewer than four windows are left: hand them to the caller, which checks each.
-	return i
+	// Past the loop fewer than four windows are left, or one of the four at t passes: either way
+	// the caller checks each.
+	return len(text) - len(t)
 }
 
 // confirm appends a hit at pos if the window there passes the prefilter and the table holds it.
 func (s *Set) confirm(hits []hit, text []byte, pos int) []hit {
 	w := window(text[pos:])
 	h := filterHash(w)
-	if s.filter[filterByte(h, len(s.filter))]&filterBit(h) == 0 {
+	if s.filter[filterByte(h, uint64(len(s.filter)-1))]&filterBit(h) == 0 {
 		return hits
 	}
 	if f := s.lookup(fingerprint(w)); f&flagWindow != 0 {

@@ -14,14 +14,15 @@ type span struct{ start, end int }
 // leaf (a hit flagged START and one flagged END at the distance of a leaf that starts and ends
 // with those windows) or spans at least minFragment bytes. Where a region does not begin on a
 // START hit it is widened by Stride-1 bytes, the most that sampling can leave uncovered before
-// its first hit; likewise after its last hit unless that one is flagged END.
-func appendRegions(spans []span, sets []*Set, text []byte, hits []hit) []span {
+// its first hit; likewise after its last hit unless that one is flagged END. Where the value
+// holding the region is withheld whole rather than the region, widen is false.
+func appendRegions(spans []span, sets []*Set, text []byte, hits []hit, widen bool) []span {
 	for i := 0; i < len(hits); {
 		j := i + 1
 		for j < len(hits) && hits[j].pos-hits[j-1].pos <= Stride {
 			j++
 		}
-		if sp, ok := region(sets, text, hits[i:j]); ok {
+		if sp, ok := region(sets, text, hits[i:j], widen); ok {
 			spans = append(spans, sp)
 		}
 		i = j
@@ -30,16 +31,16 @@ func appendRegions(spans []span, sets []*Set, text []byte, hits []hit) []span {
 }
 
 // region returns the span a run of hits withholds, if it withholds one.
-func region(sets []*Set, text []byte, run []hit) (span, bool) {
+func region(sets []*Set, text []byte, run []hit, widen bool) (span, bool) {
 	first, last := run[0], run[len(run)-1]
 	sp := span{first.pos, last.pos + WindowLen}
 	if sp.end-sp.start < minFragment && !holdsWholeLeaf(sets, text, run) {
 		return span{}, false
 	}
-	if first.flags&flagStart == 0 {
+	if widen && first.flags&flagStart == 0 {
 		sp.start = max(0, sp.start-(Stride-1))
 	}
-	if last.flags&flagEnd == 0 {
+	if widen && last.flags&flagEnd == 0 {
 		sp.end = min(len(text), sp.end+(Stride-1))
 	}
 	return sp, true

@@ -7,16 +7,23 @@ import "bytes"
 // value is ready to use; a Scanner is not safe for concurrent use, and only reads the Sets.
 type Scanner struct {
 	hits, merged []hit
+	srcHits      []hit           // the hits of the level below the one being searched
 	startHits    []hit           // hits of a decoding that alternativeReadings tries
 	views        [maxLevels]view // views[l-1] is the text decoded l times
 	local        [maxLevels]view // decodings of a text read from a point inside an escape
 	spans        []span          // ranges of the scanned text to withhold
+	docSpans     []span          // RedactJSON's regions, a stack for the documents inside documents
 	out          []byte          // RedactText's output of the previous round
 	key          []byte          // a decoded object key
 }
 
+// A search says what find reports: every region, or only whether there is one (firstOnly); and
+// whether regions are widened over the bytes sampling may have left at their edges (for text,
+// where the region is what is replaced) or not (for JSON, where the value holding it is).
+type search struct{ firstOnly, widen bool }
+
 // find sets sc.spans to the ranges of text to withhold, unsorted and possibly overlapping, and
-// reports whether there are any. With firstOnly it stops at the first.
+// reports whether there are any.
 //
 // The text is searched as it is, then decoded once, twice and three times while it still holds a
 // backslash, so a leaf is found whether it was copied verbatim or JSON-encoded up to three deep
@@ -25,7 +32,7 @@ type Scanner struct {
 // only reading that matters: bytes in front of an encoded leaf may end in a partial escape (a
 // stray backslash, or "\u12" before a leaf that starts "34"), and then no decoding from the
 // start shows the leaf's first character. alternativeReadings covers those.
-func (sc *Scanner) find(sets []*Set, text []byte, firstOnly bool) bool {
+func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 	sc.spans = sc.spans[:0]
 	if !anyWindows(sets) {
 		return false
@@ -34,25 +41,30 @@ func (sc *Scanner) find(sets []*Set, text []byte, firstOnly bool) bool {
 	for level := 0; level <= maxLevels; level++ {
 		if level > 0 {
 			src := sc.textAt(text, level-1)
-			if bytes.IndexByte(src, '\\') < 0 {
+			if len(src) > maxDecodedLen || bytes.IndexByte(src, '\\') < 0 {
 				break
 			}
 			sc.views[level-1].decode(src)
 			levels = level
 		}
 		t := sc.textAt(text, level)
-		sc.hits = sc.hitsOf(sets, t, sc.hits[:0])
+		if level == 0 {
+			sc.hits = sc.hitsOf(sets, t, sc.hits[:0])
+		} else {
+			sc.srcHits, sc.hits = sc.hits, sc.srcHits
+			sc.hits = sc.hitsOfDecoded(sets, &sc.views[level-1], sc.srcHits, sc.hits[:0])
+		}
 		n := len(sc.spans)
-		sc.spans = appendRegions(sc.spans, sets, t, sc.hits)
+		sc.spans = appendRegions(sc.spans, sets, t, sc.hits, s.widen)
 		for i := n; i < len(sc.spans); i++ {
 			sc.spans[i] = sc.toText(level, sc.spans[i])
 		}
-		if firstOnly && len(sc.spans) > 0 {
+		if s.firstOnly && len(sc.spans) > 0 {
 			return true
 		}
 	}
 	for level := 1; level <= levels; level++ {
-		if sc.alternativeReadings(sets, sc.textAt(text, level-1), level, firstOnly) && firstOnly {
+		if sc.alternativeReadings(sets, sc.textAt(text, level-1), level, s) && s.firstOnly {
 			return true
 		}
 	}
@@ -89,6 +101,53 @@ func (sc *Scanner) hitsOf(sets []*Set, text []byte, hits []hit) []hit {
 			hits = append(hits[:base], sc.merged...)
 		}
 	}
+	return hits
+}
+
+// clusterGap is how many plain windows between two escapes hitsOfDecoded looks up rather than
+// taking from the level below: fewer, longer lookups cost less than many short ones.
+const clusterGap = 64
+
+// hitsOfDecoded appends to hits the hits of sets in v.text, decoded from a text whose hits are
+// srcHits. Only windows that hold a byte some escape decoded to are looked up: every other window
+// of v.text is a window of the source, shifted by what the escapes before it shortened, and has
+// the source's hits. A text with few escapes is thus searched once, not once per level.
+func (sc *Scanner) hitsOfDecoded(sets []*Set, v *view, srcHits, hits []hit) []hit {
+	text, esc := v.text, v.escapes
+	windows := len(text) - WindowLen + 1
+	pos := 0   // the windows before pos are done
+	shift := 0 // source offset minus view offset of the plain bytes after the escapes done
+	h := 0     // the next source hit
+	copyPlain := func(before int) {
+		for ; h < len(srcHits) && srcHits[h].pos-shift < before; h++ {
+			if p := srcHits[h].pos - shift; p >= pos {
+				hits = append(hits, hit{pos: p, flags: srcHits[h].flags})
+			}
+		}
+	}
+	for i := 0; i < len(esc) && pos < windows; {
+		// The windows that touch a run of escapes close together: from WindowLen-1 before the
+		// first to the last byte of the last.
+		start := max(pos, int(esc[i].dst)-(WindowLen-1))
+		end := int(esc[i].dstEnd)
+		j := i + 1
+		for ; j < len(esc) && int(esc[j].dst)-(WindowLen-1) <= end+clusterGap; j++ {
+			end = int(esc[j].dstEnd)
+		}
+		end = min(end, windows)
+		copyPlain(start)
+		if start < end {
+			n := len(hits)
+			hits = sc.hitsOf(sets, text[start:end+WindowLen-1], hits)
+			for k := n; k < len(hits); k++ {
+				hits[k].pos += start
+			}
+		}
+		shift = int(esc[j-1].srcEnd - esc[j-1].dstEnd)
+		pos = max(pos, end)
+		i = j
+	}
+	copyPlain(windows)
 	return hits
 }
 

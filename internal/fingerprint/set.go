@@ -1,5 +1,11 @@
 package fingerprint
 
+import (
+	"bytes"
+
+	"github.com/agentotel/agentotel/internal/countsonly"
+)
+
 // WindowLen is the length of the runs a Set remembers. A leaf shorter than this is not
 // remembered: runs that short are too common in ordinary text to mean anything.
 const WindowLen = 8
@@ -45,9 +51,13 @@ type Set struct {
 	// grows again, and filterKeys is dropped.
 	filterKeys []uint32
 
-	// firstBytes has bit c set when some leaf starts with byte c: where a text might hold a leaf
-	// that an escape sequence hides the start of, this rules most places out at once.
-	firstBytes [4]uint64
+	// markerLike is set when a window holds '[' or ']' or is "withheld": only such windows can
+	// overlap a marker written into text, so only then can redacting form a leaf anew.
+	markerLike bool
+
+	// firstBytes holds the bytes leaves start with: where a text might hold a leaf that an escape
+	// sequence hides the start of, this rules most places out at once.
+	firstBytes byteSet
 }
 
 // NewSet returns an empty Set that will hold at most maxEntries fingerprints (each leaf takes
@@ -96,12 +106,19 @@ func (s *Set) AddLeaf(leaf []byte) (added int, full bool) {
 		}
 		w := window(leaf[off:])
 		store(fingerprint(w), flags, w)
+		s.markerLike = s.markerLike || mayOverlapMarker(leaf[off:off+WindowLen])
 	}
 	if !full {
 		store(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf)), flagWhole, 0)
 	}
-	s.firstBytes[leaf[0]>>6] |= 1 << (leaf[0] & 63)
+	s.firstBytes.add(leaf[0])
 	return added, full
+}
+
+// mayOverlapMarker reports whether the window w could be part of a text where a marker meets
+// what was around it: every window that overlaps "[withheld]" holds a bracket or is "withheld".
+func mayOverlapMarker(w []byte) bool {
+	return bytes.IndexByte(w, '[') >= 0 || bytes.IndexByte(w, ']') >= 0 || string(w) == countsonly.Withheld[1:9]
 }
 
 // nextWindow is the offset of the window stored after the one at off, in a leaf whose last
@@ -113,8 +130,11 @@ func nextWindow(off, last int) int {
 	return min(off+Stride, last)
 }
 
-// mayStartWith reports whether some leaf starts with byte c.
-func (s *Set) mayStartWith(c byte) bool { return s.firstBytes[c>>6]&(1<<(c&63)) != 0 }
+// A byteSet is a set of byte values.
+type byteSet [4]uint64
+
+func (b *byteSet) add(c byte)      { b[c>>6] |= 1 << (c & 63) }
+func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
 
 // insert adds flags to the entry for key, creating it if there is room. isNew reports a new
 // entry; ok is false when the Set is full and the entry did not exist.
@@ -194,7 +214,7 @@ func (s *Set) noteWindow(w uint64) {
 	if s.filterKeys != nil {
 		s.filterKeys = append(s.filterKeys, uint32(h>>32))
 	}
-	s.filter[filterByte(h, len(s.filter))] |= filterBit(h)
+	s.filter[filterByte(h, uint64(len(s.filter)-1))] |= filterBit(h)
 }
 
 func (s *Set) growFilter() {
@@ -205,7 +225,7 @@ func (s *Set) growFilter() {
 	s.filter = make([]byte, size)
 	for _, k := range s.filterKeys {
 		h := uint64(k) << 32
-		s.filter[filterByte(h, size)] |= filterBit(h)
+		s.filter[filterByte(h, uint64(size-1))] |= filterBit(h)
 	}
 	switch {
 	case size == maxFilterBytes:
@@ -223,9 +243,9 @@ const filterByteShift = 40
 
 var bitOf = [8]byte{1, 2, 4, 8, 16, 32, 64, 128}
 
-// filterByte is the index of the byte of a filter of the given length (a power of two) that holds
-// the bit of the window with filter hash h.
-func filterByte(h uint64, size int) int { return int(h>>filterByteShift) & (size - 1) }
+// filterByte is the index of the byte that holds the bit of the window with filter hash h, in a
+// filter whose length (a power of two) less one is mask.
+func filterByte(h, mask uint64) uint64 { return h >> filterByteShift & mask }
 
 // filterBit is the bit a window with filter hash h sets in its filter byte.
 func filterBit(h uint64) byte { return bitOf[h>>61] }

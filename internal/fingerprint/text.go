@@ -8,33 +8,47 @@ import (
 
 // maxRounds bounds how often RedactText searches its own output again. A leaf that overlaps the
 // marker itself (one ending in "[with", say) can be formed anew where a marker meets the text
-// after it; each round withholds what the last one formed, and text that still holds a leaf
-// after maxRounds is withheld whole.
+// around it; each round withholds what the last one formed, and text that still holds a leaf
+// after maxRounds is withheld whole. Only Sets holding such a window need the rounds at all.
 const maxRounds = 3
 
 // Hit reports whether text holds a withheld region of a leaf of any of sets, verbatim or
 // JSON-encoded up to three deep. It is the fast path: most texts hold none, and for them it
 // does not allocate once the Scanner's buffers have grown.
-func (sc *Scanner) Hit(sets []*Set, text []byte) bool { return sc.find(sets, text, true) }
+func (sc *Scanner) Hit(sets []*Set, text []byte) bool {
+	return sc.find(sets, text, search{firstOnly: true})
+}
 
 // RedactText appends text to dst with every withheld region replaced by "[withheld]": where a
 // region was JSON-encoded, the escape sequences it was decoded from are replaced, so the rest of
 // an encoded document keeps its escapes. Overlapping and touching regions become one marker. It
 // reports whether it replaced anything; if not, dst holds text unchanged.
 func (sc *Scanner) RedactText(dst []byte, sets []*Set, text []byte) ([]byte, bool) {
-	if !sc.find(sets, text, false) {
+	if !sc.find(sets, text, search{widen: true}) {
 		return append(dst, text...), false
 	}
 	start := len(dst)
 	dst = sc.appendRedacted(dst, text)
+	if !anyMarkerLike(sets) {
+		return dst, true
+	}
 	for range maxRounds {
-		if !sc.find(sets, dst[start:], false) {
+		if !sc.find(sets, dst[start:], search{widen: true}) {
 			return dst, true
 		}
 		sc.out = sc.appendRedacted(sc.out[:0], dst[start:])
 		dst = append(dst[:start], sc.out...)
 	}
 	return append(dst[:start], countsonly.Withheld...), true
+}
+
+func anyMarkerLike(sets []*Set) bool {
+	for _, s := range sets {
+		if s != nil && s.markerLike {
+			return true
+		}
+	}
+	return false
 }
 
 // appendRedacted appends text to dst with the ranges in sc.spans replaced by the marker.
