@@ -125,7 +125,9 @@ func (g *guard) collect(td ptrace.Traces, spans []seen) (map[runKey]*runBatch, [
 		if rb.agent == "" || v.Role == agentspan.RoleAgent && v.Agent != "" {
 			rb.agent = firstNonEmpty(v.Agent, rb.agent)
 		}
-		rb.id = firstNonEmpty(rb.id, v.RunID)
+		if rb.id == "" {
+			rb.id = firstNonEmpty(v.RunID, g.registry.RunIDOf(s.span.Attributes()))
+		}
 		rb.first = min(rb.first, int64(s.span.StartTimestamp()))
 		rb.last = max(rb.last, int64(s.span.EndTimestamp()))
 		switch v.Role {

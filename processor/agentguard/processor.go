@@ -110,6 +110,9 @@ func policyOf(cfg *Config) *progress.Config {
 	return p
 }
 
+// unknownAgent labels a run nothing names: no agent name, no service.name.
+const unknownAgent = "unknown"
+
 func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Traces, error) {
 	buf := g.spans.Get().(*[]seen)
 	defer g.spans.Put(buf)
@@ -129,7 +132,7 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 			st.first = rb.first
 		}
 		st.first, st.last = min(st.first, rb.first), max(st.last, rb.last)
-		st.agent = firstNonEmpty(rb.agent, st.agent, rb.service)
+		st.agent = firstNonEmpty(rb.agent, st.agent, rb.service, unknownAgent)
 		if rb.id != "" || st.id == "" {
 			st.id = runName(rb.key, rb.id)
 		}

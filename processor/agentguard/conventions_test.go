@@ -1,0 +1,124 @@
+package agentguard
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/collectortest"
+)
+
+// mysdkRun is a docs-agent run from an SDK agentotel does not ship: its tool spans say what they are
+// in mysdk.* attributes, with the same search returning nothing six times.
+func mysdkRun() ptrace.Traces {
+	td := ptrace.NewTraces()
+	ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
+	ss.Scope().SetName("mysdk")
+	trace := pcommon.TraceID{9, 9, 9}
+	t0 := time.Date(2026, 3, 17, 9, 0, 0, 0, time.UTC)
+	root := ss.Spans().AppendEmpty()
+	root.SetTraceID(trace)
+	root.SetSpanID(pcommon.SpanID{1})
+	root.SetName("agent run")
+	root.Attributes().PutStr("mysdk.agent", "docs")
+	root.Attributes().PutStr("mysdk.session", "sess-42")
+	root.SetStartTimestamp(pcommon.NewTimestampFromTime(t0))
+	root.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Minute)))
+	for i := range 6 {
+		s := ss.Spans().AppendEmpty()
+		s.SetTraceID(trace)
+		s.SetSpanID(pcommon.SpanID{byte(i + 2)})
+		s.SetParentSpanID(pcommon.SpanID{1})
+		s.SetName("tool search_docs")
+		s.SetStartTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(i) * time.Second)))
+		s.SetEndTimestamp(pcommon.NewTimestampFromTime(t0.Add(time.Duration(i)*time.Second + 100*time.Millisecond)))
+		a := s.Attributes()
+		a.PutStr("mysdk.kind", "tool")
+		a.PutStr("mysdk.tool", "search_docs")
+		// The GenAI name lets any convention recognise the span as a tool call, but nothing here says
+		// where its result is: only the declaration below does.
+		a.PutStr("gen_ai.tool.name", "search_docs")
+		a.PutStr("mysdk.call_id", fmt.Sprintf("c%d", i))
+		a.PutStr("mysdk.args", fmt.Sprintf(`{"query":"refund policy %d"}`, i))
+		a.PutStr("mysdk.output", `{"results":[],"total":0}`)
+	}
+	return td
+}
+
+var mysdk = agentspan.Declared{
+	Name:      "mysdk",
+	Match:     agentspan.Match{Attribute: "mysdk.kind", Value: "tool"},
+	ToolName:  "mysdk.tool",
+	CallID:    "mysdk.call_id",
+	Arguments: "mysdk.args",
+	Result:    "mysdk.output",
+	RunID:     "mysdk.session",
+}
+
+// TestUnknownConventionIsNeverJudged: a run whose results agentguard cannot read is not judged at all:
+// every step says so, counts as unknown, and the run is never called stuck, though it is stuck.
+func TestUnknownConventionIsNeverJudged(t *testing.T) {
+	h := newHarness(t, seedConfig())
+	out := h.run(mysdkRun())
+	steps := 0
+	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+		if _, ok := span.Attributes().Get(annotation.Step); !ok {
+			return
+		}
+		steps++
+		judged, ok := span.Attributes().Get(annotation.Judged)
+		require.True(t, ok, "an unjudged step says so")
+		assert.False(t, judged.Bool())
+		for _, k := range []string{annotation.Progress, annotation.Signals, annotation.Barren, annotation.Stuck} {
+			_, ok := span.Attributes().Get(k)
+			assert.False(t, ok, "%s on an unjudged step", k)
+		}
+	})
+	assert.Equal(t, 6, steps)
+	assert.Empty(t, stuckEvents(out), "a run agentguard cannot read is never stuck")
+	assert.Equal(t, map[string]int64{"gen_ai.agent.name=unknown,progress=unknown": 6},
+		counts(t, h.tel, "otelcol_processor_agentguard_steps"))
+}
+
+// TestDeclaredConventionIsJudged: the same run, with the SDK's attributes declared in configuration,
+// is judged and found stuck; the run is named by the declared run id.
+func TestDeclaredConventionIsJudged(t *testing.T) {
+	cfg := seedConfig()
+	cfg.Conventions = []agentspan.Declared{mysdk}
+	h := newHarness(t, cfg)
+	out := h.run(mysdkRun())
+	assert.Equal(t, map[string][]string{pcommon.TraceID{9, 9, 9}.String(): {"no_progress"}}, stuckEvents(out))
+	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+		if _, ok := span.Attributes().Get(annotation.Step); ok {
+			run, _ := span.Attributes().Get(annotation.Run)
+			assert.Equal(t, "sess-42", run.Str())
+			_, unjudged := span.Attributes().Get(annotation.Judged)
+			assert.False(t, unjudged)
+		}
+	})
+}
+
+// TestDeclaredConventionsAreValidated: a declaration is checked at start, every field named.
+func TestDeclaredConventionsAreValidated(t *testing.T) {
+	cfg := seedConfig()
+	cfg.Conventions = []agentspan.Declared{{Name: "genai", CallID: "x.id"}, {Match: agentspan.Match{Value: "tool", Scope: "mysdk"}}}
+	err := cfg.Validate()
+	require.Error(t, err)
+	for _, want := range []string{
+		`conventions[0].name: "genai" is taken`,
+		"conventions[0].match: set attribute (and optionally value) or scope",
+		"conventions[0].tool_name: call_id, arguments and result describe tool spans",
+		"conventions[1].name: must name the convention",
+		"conventions[1].match.value: value needs an attribute",
+		"conventions[1].tool_name: declare tool_name (for tool spans) or transcripts",
+	} {
+		assert.Contains(t, err.Error(), want)
+	}
+}

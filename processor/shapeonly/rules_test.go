@@ -1,0 +1,232 @@
+package shapeonly
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+)
+
+// The customer record these tests hide, and its values of 8 bytes or more.
+const (
+	janeRecord = `{"customer_id":"cus_88421907","name":"Jane Roe-Whitfield","email":"jane.roe@example-mail.test","status":"active","notes":"VIP; disputes every invoice since March"}`
+	janeName   = "Jane Roe-Whitfield"
+	janeEmail  = "jane.roe@example-mail.test"
+	janeID     = "cus_88421907"
+)
+
+// inTrace puts every span of a batch in one trace, with the first span the parent of the rest.
+func inTrace(td ptrace.Traces, trace pcommon.TraceID) ptrace.Traces {
+	ss := td.ResourceSpans().At(0).ScopeSpans().At(0).Spans()
+	for i := 0; i < ss.Len(); i++ {
+		ss.At(i).SetTraceID(trace)
+		ss.At(i).SetSpanID(pcommon.SpanID{byte(i + 1)})
+		if i > 0 {
+			ss.At(i).SetParentSpanID(pcommon.SpanID{1})
+		}
+	}
+	return td
+}
+
+func customerSpan(name string, extra map[string]any) map[string]any {
+	a := map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": "call_1",
+		"gen_ai.tool.call.result": janeRecord}
+	for k, v := range extra {
+		a[k] = v
+	}
+	return a
+}
+
+// TestNamesAndClassesCompareLoosely: tool names and data classes compare case-insensitively with
+// surrounding spaces trimmed, and a span is a tool call by its tool name alone.
+func TestNamesAndClassesCompareLoosely(t *testing.T) {
+	for name, span := range map[string]map[string]any{
+		"Find_Customer":               customerSpan("Find_Customer", nil),
+		"trailing space":              customerSpan("find_customer ", nil),
+		"class Customer by attribute": customerSpan("crm_lookup", map[string]any{"tool.data_class": " Customer"}),
+		"no operation name": {"gen_ai.tool.name": "find_customer", "gen_ai.tool.call.id": "call_1",
+			"gen_ai.tool.call.result": janeRecord},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, byName)
+			out := h.run(spans(span))
+			got := attr(out, 0, "gen_ai.tool.call.result")
+			assert.NotContains(t, got, janeName)
+			assert.Contains(t, got, `"status":"active"`, "kept keys stay")
+		})
+	}
+}
+
+// TestWrapperClassAppliesToToolsUnderIt: a data class on a span that wraps tool spans (a task, a
+// step) applies to the tool spans under it, and to the wrapper itself.
+func TestWrapperClassAppliesToToolsUnderIt(t *testing.T) {
+	h := newHarness(t, nil)
+	td := inTrace(spans(
+		map[string]any{"name": "crm step", "tool.data_class": "customer", "app.input": `{"ref":"` + janeID + `"}`},
+		map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "crm_lookup", "gen_ai.tool.call.id": "w1",
+			"gen_ai.tool.call.result": janeRecord},
+	), pcommon.TraceID{1})
+	out := h.run(td)
+	assert.NotContains(t, attr(out, 1, "gen_ai.tool.call.result"), janeName)
+	assert.NotContains(t, attr(out, 0, "app.input"), janeID)
+}
+
+// TestContentIsWithheldWhereverItRepeats: once a data-class result was withheld, its values are
+// withheld wherever they repeat in the trace, in any attribute, at any depth, in names, status
+// messages, events, links and resource attributes, verbatim or escaped; plain text keeps its shape.
+func TestContentIsWithheldWhereverItRepeats(t *testing.T) {
+	h := newHarness(t, byName)
+	trace := pcommon.TraceID{2}
+	td := inTrace(spans(
+		customerSpan("find_customer", nil),
+		map[string]any{"name": "reply to " + janeName, "app.note": janeName + " has one order",
+			"app.payload": `{"deep":{"who":"` + janeEmail + `","query":"` + janeName + `"}}`,
+			"app.python":  `{"who": "Jane Roe-Whitfield", "escaped": "jane.roe@example\u002dmail.test"}`,
+			"app.double":  `"{\"customer\":\"` + janeID + `\"}"`,
+			"app.list":    []any{"first", janeEmail},
+			"session.id":  janeID},
+	), trace)
+	second := spanAt(td, 1)
+	second.Status().SetMessage("lookup failed for " + janeEmail)
+	second.Events().AppendEmpty().Attributes().PutStr("exception.message", "no order for "+janeName)
+	second.Links().AppendEmpty().Attributes().PutStr("app.about", janeID+" refund")
+	td.ResourceSpans().At(0).Resource().Attributes().PutStr("app.tenant", janeID)
+	out := h.run(td)
+	span := spanAt(out, 1)
+
+	assert.Equal(t, "reply to [withheld]", span.Name())
+	assert.Equal(t, "[withheld] has one order", attr(out, 1, "app.note"), "plain text keeps its shape")
+	assert.JSONEq(t, `{"deep":{"who":"[withheld]","query":"Jane Roe-Whitfield"}}`, attr(out, 1, "app.payload"), "a kept key's value stays")
+	assert.NotContains(t, attr(out, 1, "app.python"), "example")
+	assert.NotContains(t, attr(out, 1, "app.double"), janeID)
+	assert.Equal(t, `["first","[withheld]"]`, attr(out, 1, "app.list"))
+	assert.Equal(t, janeID, attr(out, 1, "session.id"), "the ids users search by are left alone")
+	assert.Equal(t, "lookup failed for [withheld]", span.Status().Message())
+	assert.Equal(t, "no order for [withheld]", eventAttr(span.Events().At(0), "exception.message"))
+	about, _ := span.Links().At(0).Attributes().Get("app.about")
+	assert.Equal(t, "[withheld] refund", about.Str())
+	tenant, _ := out.ResourceSpans().At(0).Resource().Attributes().Get("app.tenant")
+	assert.Equal(t, "[withheld]", tenant.Str())
+
+	// A later batch of the same trace is searched too; another trace is not.
+	later := inTrace(spans(map[string]any{"app.summary": "Refunded " + janeName + "."}), trace)
+	other := inTrace(spans(map[string]any{"app.summary": "Refunded " + janeName + "."}), pcommon.TraceID{3})
+	assert.Equal(t, "Refunded [withheld].", attr(h.run(later), 0, "app.summary"))
+	assert.Equal(t, "Refunded "+janeName+".", attr(h.run(other), 0, "app.summary"))
+}
+
+// TestContentLooksAhead: a string earlier in the batch than the data-class result is searched too.
+func TestContentLooksAhead(t *testing.T) {
+	h := newHarness(t, byName)
+	out := h.run(inTrace(spans(
+		map[string]any{"name": "root", "app.answer": "Emailed " + janeEmail},
+		customerSpan("find_customer", nil),
+	), pcommon.TraceID{4}))
+	assert.Equal(t, "Emailed [withheld]", attr(out, 0, "app.answer"))
+}
+
+// TestContentAcrossARun: with run attributes, what a run's trace withheld is searched for in the
+// run's later traces, including those whose spans do not carry the run attribute.
+func TestContentAcrossARun(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		byName(c)
+		c.RunAttributes = []string{"session.id"}
+	})
+	h.run(inTrace(spans(
+		map[string]any{"name": "turn 1", "session.id": "sess-1"},
+		customerSpan("find_customer", nil),
+	), pcommon.TraceID{5}))
+	turn2 := inTrace(spans(
+		map[string]any{"name": "turn 2", "session.id": "sess-1"},
+		map[string]any{"app.text": "Following up on " + janeEmail},
+	), pcommon.TraceID{6})
+	assert.Equal(t, "Following up on [withheld]", attr(h.run(turn2), 1, "app.text"))
+}
+
+// TestCorrelationIDsSurviveOnDataClassSpans: the ids users group and search by are kept on a
+// data-class span, as are the configured run attributes.
+func TestCorrelationIDsSurviveOnDataClassSpans(t *testing.T) {
+	ids := map[string]any{
+		"session.id": "s-1", "gen_ai.conversation.id": "conv-1", "ai.telemetry.metadata.sessionId": "sess-vercel",
+		"traceloop.association.properties.session_id": "sess-tl", "gcp.vertex.agent.session_id": "sess-adk",
+		"gcp.vertex.agent.event_id": "ev-1", "app.run": "run-7",
+	}
+	h := newHarness(t, func(c *Config) {
+		byName(c)
+		c.RunAttributes = []string{"app.run"}
+	})
+	out := h.run(spans(customerSpan("find_customer", ids)))
+	for k, v := range ids {
+		assert.Equal(t, v, attr(out, 0, k), k)
+	}
+	assert.NotContains(t, attr(out, 0, "gen_ai.tool.call.result"), janeName)
+}
+
+// TestFingerprintBoundsFailClosed: a trace whose fingerprints fill their bound can no longer remember
+// what it withholds, so every later value of it is withheld whole; the total bound forgets the oldest
+// traces and counts them.
+func TestFingerprintBoundsFailClosed(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		byName(c)
+		c.MaxFingerprintsPerTrace = 4
+		c.MaxFingerprints = 8
+	})
+	trace := pcommon.TraceID{7}
+	h.run(inTrace(spans(customerSpan("find_customer", nil)), trace))
+	out := h.run(inTrace(spans(map[string]any{"app.text": "an unrelated sentence", "gen_ai.operation.name": "chat"}), trace))
+	assert.Equal(t, "[withheld]", attr(out, 0, "app.text"), "a saturated trace withholds everything")
+	assert.Equal(t, "chat", attr(out, 0, "gen_ai.operation.name"), "structural keys stay")
+
+	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{8}))
+	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{9}))
+	assert.NotZero(t, counts(t, h, "otelcol_processor_shapeonly_memory_evicted")["reason=fingerprints"])
+}
+
+// TestDeclaredConventionIsShaped: an SDK's tool span and transcripts declared in configuration are
+// read like any built-in convention's.
+func TestDeclaredConventionIsShaped(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		byName(c)
+		c.Conventions = []agentspan.Declared{{Name: "mysdk", Match: agentspan.Match{Attribute: "mysdk.kind"},
+			ToolName: "mysdk.tool", CallID: "mysdk.call_id", Arguments: "mysdk.args", Result: "mysdk.output",
+			Transcripts: []string{"mysdk.prompt"}}}
+	})
+	out := h.run(inTrace(spans(
+		map[string]any{"mysdk.kind": "tool", "mysdk.tool": "find_customer", "mysdk.call_id": "m1", "mysdk.output": janeRecord},
+		map[string]any{"mysdk.kind": "llm", "mysdk.prompt": "not JSON: " + janeName},
+	), pcommon.TraceID{10}))
+	assert.NotContains(t, attr(out, 0, "mysdk.output"), janeName)
+	assert.Equal(t, "m1", attr(out, 0, "mysdk.call_id"), "a declared call id is structural")
+	assert.Equal(t, `"[withheld]"`, attr(out, 1, "mysdk.prompt"), "a declared transcript that is not JSON is withheld whole")
+}
+
+// counts reads a counter's non-zero points by their attributes ("key=value,...").
+func counts(t *testing.T, h *harness, name string) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	m, err := h.tel.GetMetric(name)
+	require.NoError(t, err)
+	for _, dp := range sumPoints(t, m) {
+		var parts []string
+		for _, kv := range dp.Attributes.ToSlice() {
+			parts = append(parts, string(kv.Key)+"="+kv.Value.Emit())
+		}
+		if dp.Value != 0 {
+			out[strings.Join(parts, ",")] = dp.Value
+		}
+	}
+	return out
+}
+
+func sumPoints(t *testing.T, m metricdata.Metrics) []metricdata.DataPoint[int64] {
+	t.Helper()
+	sum, ok := m.Data.(metricdata.Sum[int64])
+	require.True(t, ok, "%s is not an int64 sum", m.Name)
+	return sum.DataPoints
+}
