@@ -3,12 +3,13 @@
 // The lexer ([Lexer]) is a validating cursor over RFC 8259 JSON: whitespace, the literals, numbers,
 // strings (UTF-8 checked, escapes validated; unpaired surrogate escapes such as \ud800 are valid
 // JSON and accepted) and containers nested no deeper than a limit. Packages that turn JSON into
-// something else (countsonly, digest) drive it token by token and never scan a byte themselves.
+// something else (countsonly, digest) drive it token by token and validate nothing themselves.
 //
 // The navigation helpers find where each value starts and ends, so callers can look at a few
 // members of an object and copy everything else through untouched: [Skip], [Members], [Elements],
 // [Field], and, over documents already validated, [EachMember] and [EachElement]. [AppendUnquote]
-// decodes a string without allocating. Only [Unquote], which returns a string, allocates.
+// decodes a string without allocating; successful calls allocate only where they return a new
+// string ([Unquote], [Text]).
 //
 // Nothing here falls back to encoding/json. Where the two differ, on purpose: strings holding
 // bytes that are not UTF-8 are invalid here (encoding/json lets them through), and nesting is

@@ -99,7 +99,7 @@ func FuzzMatchesEncodingJSON(f *testing.F) {
 
 		// The same bytes as the content of one string token.
 		tok := append(append([]byte{'"'}, b...), '"')
-		end, _, scanned := scanString(tok, 0)
+		end, _, _, scanned := scanString(tok, 0, false)
 		scanned = scanned && end == len(tok)
 		decoded, ok := AppendUnquote(nil, tok)
 		if ok != scanned {

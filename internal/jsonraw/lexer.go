@@ -6,8 +6,8 @@ package jsonraw
 // the caller only needs validated. Each call either moves the cursor past what it scanned or
 // reports failure with the cursor at the offending byte, so callers can report an offset.
 //
-// A Lexer is a small value meant to live on the caller's stack for one document; it never
-// allocates.
+// A Lexer is a small value, made by NewLexer, meant to live on the caller's stack for one
+// document; it never allocates.
 type Lexer struct {
 	src      []byte
 	pos      int
@@ -58,20 +58,9 @@ func (l *Lexer) AtEnd() bool {
 // Key scans an object key and the colon after it, leaving the cursor at the value. The key,
 // quotes included, ends at end; escaped reports whether it has a backslash.
 func (l *Lexer) Key() (end int, escaped, ok bool) {
-	if l.Peek() != '"' {
-		return 0, false, false
-	}
-	if escaped, ok = l.String(); !ok {
-		return 0, false, false
-	}
-	end = l.pos
-	l.SkipSpace()
-	if l.Peek() != ':' {
-		return 0, false, false
-	}
-	l.pos++
-	l.SkipSpace()
-	return end, escaped, true
+	end, next, escaped, ok := scanString(l.src, l.pos, true)
+	l.pos = next
+	return end, escaped, ok
 }
 
 // Open enters the object or array whose bracket is at the cursor, itself at nesting depth,

@@ -36,7 +36,7 @@ func init() {
 // quote. escaped reports whether it contains any backslash, so callers can use the raw bytes
 // directly in the common case.
 func (l *Lexer) String() (escaped, ok bool) {
-	end, escaped, ok := scanString(l.src, l.pos)
+	end, _, escaped, ok := scanString(l.src, l.pos, false)
 	l.pos = end
 	return escaped, ok
 }
@@ -44,7 +44,7 @@ func (l *Lexer) String() (escaped, ok bool) {
 // SkipString validates the string starting at the quote b[i] and returns the index past its closing
 // quote.
 func SkipString(b []byte, i int) (int, error) {
-	end, _, ok := scanString(b, i)
+	end, _, _, ok := scanString(b, i, false)
 	if !ok {
 		return end, errAt(FaultSyntax, end)
 	}
@@ -52,33 +52,43 @@ func SkipString(b []byte, i int) (int, error) {
 }
 
 // scanString validates the string whose opening quote is at src[i]. It returns the index past the
-// closing quote, or, when ok is false, the index of the offending byte.
-func scanString(src []byte, i int) (end int, escaped, ok bool) {
+// closing quote, or, when ok is false, the index of the offending byte. With key set the string
+// must be followed by a colon, whitespace allowed around it, and next is the index past both;
+// otherwise next is end. A key and its colon are one call because the walks above make one per
+// object member, and a second call there is measurable.
+func scanString(src []byte, i int, key bool) (end, next int, escaped, ok bool) {
 	if i >= len(src) || src[i] != '"' {
-		return i, false, false
+		return i, i, false, false
 	}
 	i++
 	for {
 		i = plainEnd(src, i)
 		if i >= len(src) {
-			return i, false, false
+			return i, i, false, false
 		}
 		switch c := src[i]; {
 		case c == '"':
-			return i + 1, escaped, true
+			end = i + 1
+			if !key {
+				return end, end, escaped, true
+			}
+			if i = SkipSpace(src, end); i >= len(src) || src[i] != ':' {
+				return i, i, false, false
+			}
+			return end, SkipSpace(src, i+1), escaped, true
 		case c == '\\':
 			escaped = true
 			n := escapeLen(src[i+1:])
 			if n == 0 {
-				return i, false, false
+				return i, i, false, false
 			}
 			i += 1 + n
 		case c < 0x20:
-			return i, false, false
+			return i, i, false, false
 		default: // c >= 0x80: must start a valid UTF-8 sequence
 			r, size := utf8.DecodeRune(src[i:])
 			if r == utf8.RuneError && size == 1 {
-				return i, false, false
+				return i, i, false, false
 			}
 			i += size
 		}
@@ -98,14 +108,14 @@ func plainEnd(src []byte, i int) int {
 }
 
 // plainWord reports whether all eight bytes of w are plain string bytes (see strPlain), testing
-// them at once: a byte below 0x20, equal to '"' or '\\', or at or above 0x80 sets its high bit in
-// one of the terms. Borrows can only flag bytes beyond one already flagged, so the answer for
-// the word as a whole is exact.
+// them at once: a byte below 0x20 (w-0x20), equal to '"' or '\\' (its xor with that byte, less
+// one) or at or above 0x80 (w itself) sets its high bit in one of the terms. A borrow can only
+// carry out of a byte that is itself flagged, into the bytes above it, so the answer for the word
+// as a whole is exact.
 func plainWord(w uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	quote, backslash := w^(ones*'"'), w^(ones*'\\')
-	control := (w - ones*0x20) &^ w
-	return (control|(quote-ones)&^quote|(backslash-ones)&^backslash|w)&highs == 0
+	return ((w-ones*0x20)|(quote-ones)|(backslash-ones)|w)&highs == 0
 }
 
 // escapeLen returns how many bytes after a backslash form a valid escape, or 0 if none do.

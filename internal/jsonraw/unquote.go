@@ -29,7 +29,7 @@ func AppendUnquote(dst, raw []byte) ([]byte, bool) {
 		switch c := body[i]; {
 		case c == '\\':
 			dst = append(dst, body[start:i]...)
-			if i+1 < len(body) && shortEscape[body[i+1]] != 0 { // the common case, inline
+			if i+1 < len(body) && shortEscape[body[i+1]] != 0 { // the common escapes, without a call
 				dst = append(dst, shortEscape[body[i+1]])
 				i += 2
 			} else {
