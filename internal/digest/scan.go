@@ -40,7 +40,22 @@ func (p *parser) value(depth int) (empty, ok bool) {
 	case '[':
 		return p.array(depth + 1)
 	case '"':
-		return p.str()
+		// Strings are most values, so they are written here rather than in
+		// a function of their own: the call is measurable.
+		start := p.lex.Pos()
+		escaped, ok := p.lex.String()
+		if !ok {
+			return false, false
+		}
+		raw := p.in[start:p.lex.Pos()]
+		if escaped {
+			// An escape always stands for at least one byte: never empty.
+			return false, p.appendEscaped(raw)
+		}
+		// Without escapes a string token is already canonical: it holds no
+		// control bytes, quotes or backslashes, and keeps "/" and UTF-8 literal.
+		p.out = append(p.out, raw...)
+		return len(raw) == 2, true
 	case 't', 'f', 'n':
 		return p.literal()
 	}
@@ -78,7 +93,12 @@ func (p *parser) object(depth int) (empty, ok bool) {
 		start := len(p.out)
 		keyStart := p.lex.Pos()
 		keyEnd, escaped, ok := p.lex.Key()
-		if !ok || !p.appendString(p.in[keyStart:keyEnd], escaped) {
+		if !ok {
+			return false, false
+		}
+		if !escaped {
+			p.out = append(p.out, p.in[keyStart:keyEnd]...)
+		} else if !p.appendEscaped(p.in[keyStart:keyEnd]) {
 			return false, false
 		}
 		canonKeyEnd := len(p.out)
@@ -186,26 +206,9 @@ func (p *parser) array(depth int) (empty, ok bool) {
 	return empty, true
 }
 
-// str parses the string at the cursor and writes its canonical form, quotes
-// included.
-func (p *parser) str() (empty, ok bool) {
-	start := p.lex.Pos()
-	escaped, ok := p.lex.String()
-	if !ok || !p.appendString(p.in[start:p.lex.Pos()], escaped) {
-		return false, false
-	}
-	// An escape always stands for at least one byte, so only "" is empty.
-	return p.lex.Pos()-start == 2, true
-}
-
-// appendString writes the canonical form of raw, a string token the lexer
-// has validated. Without escapes the token is already canonical: it holds no
-// control bytes, quotes or backslashes, and keeps "/" and UTF-8 literal.
-func (p *parser) appendString(raw []byte, escaped bool) bool {
-	if !escaped {
-		p.out = append(p.out, raw...)
-		return true
-	}
+// appendEscaped writes the canonical form of raw, a string token with escapes
+// that the lexer has validated.
+func (p *parser) appendEscaped(raw []byte) bool {
 	body := raw[1 : len(raw)-1]
 	p.out = append(p.out, '"')
 	for {
