@@ -111,9 +111,9 @@ func FuzzRedact(f *testing.F) {
 	})
 }
 
-// checkNoRegionLeft walks the redacted document v and fails where a key, number or string that
-// does not hold a stringified document still holds a withheld region (the marker itself aside:
-// a fuzzed leaf may be part of it). Where RedactJSON returned early because Hit found nothing in
+// checkNoRegionLeft walks the redacted document v, and the documents stringified in it, and fails
+// where a key, number or string still holds a withheld region (the marker itself aside: a fuzzed
+// leaf may be part of it). Where RedactJSON returned early because Hit found nothing in
 // the whole document, this checks the document itself.
 func checkNoRegionLeft(t *testing.T, sc *Scanner, sets []*Set, v, doc []byte) {
 	t.Helper()
@@ -131,7 +131,8 @@ func checkNoRegionLeft(t *testing.T, sc *Scanner, sets []*Set, v, doc []byte) {
 	case '"':
 		inner, _ := jsonraw.AppendUnquote(nil, v)
 		if jsonraw.IsContainer(inner) && jsonraw.Valid(inner) {
-			return // judged value by value inside; a region across its values is the known limit
+			checkNoRegionLeft(t, sc, sets, inner[jsonraw.SkipSpace(inner, 0):], doc)
+			return
 		}
 		if holds(v[1 : len(v)-1]) {
 			t.Fatalf("string %s of %q still holds a leaf", v, doc)

@@ -20,7 +20,8 @@ func keptKeys(keys ...string) func([]byte) bool {
 }
 
 func TestRedactJSON(t *testing.T) {
-	record := setOf([]byte("Jane Roe-Whitfield"), []byte("Zoë Whitfield"), []byte("5550100123"), []byte("Acme Holdings Ltd"))
+	record := setOf([]byte("Jane Roe-Whitfield"), []byte("Zoë Whitfield"), []byte("5550100123"), []byte("Acme Holdings Ltd"),
+		[]byte(`Ada Byron","b":"Lovelace`), []byte(`\",\"y\":\"bcdefgh`))
 	kept := keptKeys("status", "query")
 	for _, tc := range []struct{ name, doc, want string }{
 		{"string values", `{"name":"Jane Roe-Whitfield","note":"ask Zo\u00eb Whitfield","total":2}`,
@@ -34,6 +35,9 @@ func TestRedactJSON(t *testing.T) {
 			`{"content":"{\"name\":\"[withheld]\",\"status\":\"ok\",\"total\":2}"}`},
 		{"stringified twice", `["{\"m\":\"{\\\"to\\\":\\\"Acme Holdings Ltd\\\"}\"}"]`, `["{\"m\":\"{\\\"to\\\":\\\"[withheld]\\\"}\"}"]`},
 		{"stringified document holding a leaf only under a kept key", `{"c":"{\"query\":\"Jane Roe-Whitfield\"}"}`, `{"c":"{\"query\":\"Jane Roe-Whitfield\"}"}`},
+		{"a region across values withholds each", `{"a":"Ada Byron","b":"Lovelace","c":1}`, `{"a":"[withheld]","[withheld]":"[withheld]","c":1}`},
+		{"a region only the encoding shows withholds the string", `{"c":"{\"x\":\"a\",\"y\":\"bcdefgh\"}"}`, `{"c":"[withheld]"}`},
+		{"untouched parts keep their spacing", `{"a": [1, 2], "b": {"n": "Acme Holdings Ltd"}}`, `{"a":[1, 2],"b":{"n":"[withheld]"}}`},
 		{"top-level string", ` "Acme Holdings Ltd" `, `"[withheld]"`},
 		{"no hit keeps the bytes", "{ \"a\" : [ 1 , \"b\" ] }", "{ \"a\" : [ 1 , \"b\" ] }"},
 	} {

@@ -1,0 +1,191 @@
+package fingerprint
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// The benchmarks search agent transcripts that hold none of 1,000 remembered customer values,
+// the common case on a busy collector, at three sizes: time per byte should not depend on the
+// size. The anchors in the same run are the floor any scan pays: one bytes.Index of one 8-byte
+// needle (SIMD on amd64), and a loop that touches every byte once.
+
+var benchSizes = []struct {
+	name string
+	size int
+}{{"1KiB", 1 << 10}, {"1MiB", 1 << 20}, {"16MiB", 16 << 20}}
+
+var (
+	benchLeaves = customerLeaves(1000)
+	benchSet    = setOf(benchLeaves...)
+	benchText   = transcriptText(16 << 20)
+)
+
+// benchKinds are the texts searched: prose without a backslash (searched as it is), the
+// transcript (prose, log lines and chat messages whose tool results are stringified JSON, so
+// decoded once where those escapes are), and the transcript as it sits in a JSON string (every
+// quote and newline escaped, the stringified results twice: decoded twice throughout).
+func benchKinds(size int) []struct {
+	name string
+	text []byte
+} {
+	escaped, _ := json.Marshal(string(benchText[:size]))
+	return []struct {
+		name string
+		text []byte
+	}{
+		{"prose", bytes.ReplaceAll(benchText[:size], []byte(`\`), []byte("/"))},
+		{"transcript", benchText[:size]},
+		{"escaped", escaped[1 : len(escaped)-1]},
+	}
+}
+
+func BenchmarkHit(b *testing.B) {
+	sets := []*Set{benchSet}
+	for _, bs := range benchSizes {
+		for _, kind := range benchKinds(bs.size) {
+			b.Run(kind.name+"/"+bs.name, func(b *testing.B) {
+				var sc Scanner // its first search grows its buffers, as a batch's first span does
+				if sc.Hit(sets, kind.text) {
+					b.Fatal("the benchmark text holds a leaf")
+				}
+				b.SetBytes(int64(len(kind.text)))
+				b.ReportAllocs()
+				for b.Loop() {
+					sc.Hit(sets, kind.text)
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkAnchorIndex(b *testing.B) {
+	for _, bs := range benchSizes {
+		b.Run(bs.name, func(b *testing.B) {
+			text, needle := benchText[:bs.size], []byte("the agenT")
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if bytes.Index(text, needle) >= 0 {
+					b.Fatal("needle found")
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkAnchorByteLoop(b *testing.B) {
+	for _, bs := range benchSizes {
+		b.Run(bs.name, func(b *testing.B) {
+			text := benchText[:bs.size]
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if countByte(text, 0) != 0 {
+					b.Fatal("NUL found")
+				}
+			}
+		})
+	}
+}
+
+//go:noinline
+func countByte(text []byte, c byte) int {
+	n := 0
+	for _, x := range text {
+		if x == c {
+			n++
+		}
+	}
+	return n
+}
+
+// BenchmarkRedactText redacts text that holds a remembered value every 4 KiB.
+func BenchmarkRedactText(b *testing.B) {
+	sets := []*Set{benchSet}
+	for _, bs := range benchSizes {
+		text := withLeaves(benchText[:bs.size], 4<<10)
+		b.Run(bs.name, func(b *testing.B) {
+			var sc Scanner
+			dst, _ := sc.RedactText(nil, sets, text) // grows the buffers once, as a batch does
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst, _ = sc.RedactText(dst[:0], sets, text)
+			}
+		})
+	}
+}
+
+// BenchmarkRedactJSON redacts a JSON array of transcript messages, one in 20 holding a remembered
+// value, some of them in a stringified tool result.
+func BenchmarkRedactJSON(b *testing.B) {
+	sets := []*Set{benchSet}
+	for _, bs := range benchSizes {
+		doc := transcriptDoc(bs.size)
+		b.Run(bs.name, func(b *testing.B) {
+			var sc Scanner
+			dst, _, _ := sc.RedactJSON(nil, sets, doc, nil)
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				if dst, _, err = sc.RedactJSON(dst[:0], sets, doc, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAddLeaf remembers the 1,000 leaves and reports the Set's memory per KiB of leaf text.
+func BenchmarkAddLeaf(b *testing.B) {
+	total := 0
+	for _, l := range benchLeaves {
+		total += len(l)
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	var s *Set
+	for b.Loop() {
+		s = NewSet(1 << 20)
+		for _, l := range benchLeaves {
+			s.AddLeaf(l)
+		}
+	}
+	b.ReportMetric(float64(s.SizeBytes())/(float64(total)/1024), "setB/KiB")
+	b.ReportMetric(float64(s.Len()), "fingerprints")
+}
+
+// withLeaves returns a copy of text with a remembered value written over it every interval bytes.
+func withLeaves(text []byte, interval int) []byte {
+	out := append([]byte(nil), text...)
+	for i, at := 0, interval/2; at+100 < len(out); i, at = i+1, at+interval {
+		copy(out[at:], benchLeaves[i%len(benchLeaves)])
+	}
+	return out
+}
+
+// transcriptDoc returns about size bytes of JSON: chat messages whose content is prose or a
+// stringified tool result, one in 20 naming a remembered value.
+func transcriptDoc(size int) []byte {
+	doc := []byte("[")
+	for i := 0; len(doc) < size; i++ {
+		if i > 0 {
+			doc = append(doc, ',')
+		}
+		prose := benchText[(i*997)%(len(benchText)-300):][:200]
+		leaf := ""
+		if i%20 == 0 {
+			leaf = string(benchLeaves[i%len(benchLeaves)])
+		}
+		var content any = string(prose) + leaf
+		if i%3 == 0 {
+			inner, _ := json.Marshal(map[string]any{"status": "ok", "total": i, "note": leaf + string(prose[:60])})
+			content = string(inner)
+		}
+		msg, _ := json.Marshal(map[string]any{"role": []string{"user", "assistant", "tool"}[i%3], "id": fmt.Sprintf("call_%06d", i), "content": content})
+		doc = append(doc, msg...)
+	}
+	return append(doc, ']')
+}
