@@ -3,22 +3,29 @@ package jsonraw
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
 
-// plainWord must agree with strPlain on every byte value at every position, whatever the
-// neighbouring bytes are, since a wrong "plain" would let the scanner skip a quote or an escape.
-func TestPlainWordMatchesTable(t *testing.T) {
+// nonPlainBytes must agree with strPlain on every byte value at every position, whatever the
+// neighbouring bytes are: no flag exactly when all eight bytes are plain, and otherwise the
+// lowest flag on the first byte that is not. A wrong "plain" would let the scanner skip a quote
+// or an escape.
+func TestNonPlainBytesMatchesTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var buf [8]byte
 	check := func() {
-		want := true
-		for _, c := range buf {
-			want = want && strPlain[c]
+		first := 8
+		for k, c := range buf {
+			if !strPlain[c] {
+				first = k
+				break
+			}
 		}
-		if got := plainWord(binary.LittleEndian.Uint64(buf[:])); got != want {
-			t.Fatalf("plainWord(%q) = %v, want %v", buf, got, want)
+		flags := nonPlainBytes(binary.LittleEndian.Uint64(buf[:]))
+		if got := bits.TrailingZeros64(flags) / 8; got != first {
+			t.Fatalf("nonPlainBytes(%q) = %#x: first flagged byte %d, want %d", buf, flags, got, first)
 		}
 	}
 	for pos := range 8 {

@@ -2,6 +2,7 @@ package jsonraw
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -96,10 +97,12 @@ func scanString(src []byte, i int, key bool) (end, next int, escaped, ok bool) {
 }
 
 // plainEnd returns the index of the first byte at or after i that is not plain (see strPlain), or
-// len(src): eight bytes at a time, then byte by byte.
+// len(src): eight bytes at a time, then byte by byte for the last few.
 func plainEnd(src []byte, i int) int {
-	for i+8 <= len(src) && plainWord(binary.LittleEndian.Uint64(src[i:])) {
-		i += 8
+	for ; i+8 <= len(src); i += 8 {
+		if flags := nonPlainBytes(binary.LittleEndian.Uint64(src[i:])); flags != 0 {
+			return i + bits.TrailingZeros64(flags)/8
+		}
 	}
 	for i < len(src) && strPlain[src[i]] {
 		i++
@@ -107,15 +110,15 @@ func plainEnd(src []byte, i int) int {
 	return i
 }
 
-// plainWord reports whether all eight bytes of w are plain string bytes (see strPlain), testing
-// them at once: a byte below 0x20 (w-0x20), equal to '"' or '\\' (its xor with that byte, less
-// one) or at or above 0x80 (w itself) sets its high bit in one of the terms. A borrow can only
-// carry out of a byte that is itself flagged, into the bytes above it, so the answer for the word
-// as a whole is exact.
-func plainWord(w uint64) bool {
+// nonPlainBytes flags the bytes of w (little-endian) that are not plain string bytes (see
+// strPlain), testing them at once: a byte below 0x20 (w-0x20), equal to '"' or '\\' (its xor
+// with that byte, less one) or at or above 0x80 (w itself) sets its high bit in one of the terms.
+// A borrow can only carry out of a byte that is itself flagged, into the bytes above it, so the
+// lowest flag is exactly the first byte that is not plain, and no flag means none is.
+func nonPlainBytes(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	quote, backslash := w^(ones*'"'), w^(ones*'\\')
-	return ((w-ones*0x20)|(quote-ones)|(backslash-ones)|w)&highs == 0
+	return ((w - ones*0x20) | (quote - ones) | (backslash - ones) | w) & highs
 }
 
 // escapeLen returns how many bytes after a backslash form a valid escape, or 0 if none do.
