@@ -26,11 +26,6 @@ import (
 // exhaust the stack.
 const DefaultMaxDepth = 64
 
-// MaxDepth is the former name of DefaultMaxDepth.
-//
-// Deprecated: use DefaultMaxDepth.
-const MaxDepth = DefaultMaxDepth
-
 // ErrSyntax reports bytes that are not JSON.
 var ErrSyntax = errors.New("invalid JSON")
 
