@@ -24,7 +24,16 @@ const (
 	OpenLLMetry   Convention = "openllmetry"
 )
 
-// Conventions lists the accepted conventions, GenAI (the default) first.
+// Unknown is an SDK agentotel does not know. Its tool spans name the tool and
+// the call the GenAI way (gen_ai.tool.name, gen_ai.tool.call.id), so they are
+// recognised as tool calls, but its arguments, results and transcripts sit in
+// attributes no convention reads, and no span says gen_ai.operation.name. A
+// detector that cannot read the results must judge nothing: a Run's
+// expectations say what the known conventions show. It is not among
+// Conventions().
+const Unknown Convention = "unknown"
+
+// Conventions lists the conventions agentotel knows, GenAI (the default) first.
 func Conventions() []Convention {
 	return []Convention{GenAI, OpenInference, Vercel, OpenLLMetry}
 }
@@ -32,11 +41,26 @@ func Conventions() []Convention {
 // Run is one generated agent run: one trace plus what a detector should say about it.
 type Run struct {
 	ID, Agent, Scenario string
-	Expect              string   // "healthy" or "stuck"
-	ExpectReason        string   // "" or the stuck reason a detector should give
-	Secrets             []string // customer values that must never survive shapeonly
-	Traces              ptrace.Traces
-	Spans               int
+	Expect              string // "healthy" or "stuck"
+	ExpectReason        string // "" or the stuck reason a detector should give
+	// ExpectOutcome is how the run ended (docs/design.md, "How a run ended"): answered, cut_off,
+	// empty, failed, over_budget or stuck. It assumes the configuration Expect does, and a
+	// run_budget of ExpectBudget (0: none).
+	ExpectOutcome string
+	ExpectBudget  time.Duration
+	ExpectCounts  Counts
+	Secrets       []string // customer values that must never survive shapeonly
+	Traces        ptrace.Traces
+	Spans         int
+}
+
+// Counts are what outcome accounting should count in a run.
+type Counts struct {
+	Rounds        int // model calls
+	CutOffs       int // replies cut off at the output limit
+	Continuations int // model calls right after a cut-off, with no tool call between
+	EmptyReplies  int // replies with no text and no tool call
+	ToolFailures  int // tool calls that failed
 }
 
 // Options selects the convention and makes a run reproducible.
@@ -90,16 +114,23 @@ func generate(sc scenario, w writer, seed uint64, base time.Time, vary bool) Run
 	}
 	info := runInfo{id: "run_" + g.hex(16), agent: agent}
 	sp := sc.build(g)
-	info.task, info.answer = sp.task, sp.answer
+	info.task = sp.task
+	if sp.fail == nil {
+		replies := sp.closing()
+		info.final = &replies[len(replies)-1]
+	}
 	td, spans := layout(w, g, info, sp, base)
 	return Run{
-		ID:           info.id,
-		Agent:        agent,
-		Scenario:     sc.name,
-		Expect:       sc.expect,
-		ExpectReason: sc.reason,
-		Secrets:      sp.secrets,
-		Traces:       td,
-		Spans:        spans,
+		ID:            info.id,
+		Agent:         agent,
+		Scenario:      sc.name,
+		Expect:        sc.expect,
+		ExpectReason:  sc.reason,
+		ExpectOutcome: sc.outcome,
+		ExpectBudget:  sc.budget,
+		ExpectCounts:  sp.counts(),
+		Secrets:       sp.secrets,
+		Traces:        td,
+		Spans:         spans,
 	}
 }

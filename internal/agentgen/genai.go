@@ -35,14 +35,14 @@ func (genaiWriter) model(s ptrace.Span, r runInfo, t turn) {
 	a.PutStr("gen_ai.conversation.id", r.id)
 	a.PutInt("gen_ai.usage.input_tokens", int64(t.inTokens))
 	a.PutInt("gen_ai.usage.output_tokens", int64(t.outTokens))
-	a.PutEmptySlice("gen_ai.response.finish_reasons").AppendEmpty().SetStr(genaiFinish(t.out))
+	a.PutEmptySlice("gen_ai.response.finish_reasons").AppendEmpty().SetStr(genaiFinish(t.finish))
 	a.PutStr("gen_ai.system_instructions", jsonText([]obj{{{"type", "text"}, {"content", systemPrompt(r.agent)}}}))
 	in := make([]obj, len(t.in))
 	for i, m := range t.in {
 		in[i] = genaiMessage(m)
 	}
 	a.PutStr("gen_ai.input.messages", jsonText(in))
-	out := append(genaiMessage(t.out), field{"finish_reason", genaiFinish(t.out)})
+	out := append(genaiMessage(t.out), field{"finish_reason", genaiFinish(t.finish)})
 	a.PutStr("gen_ai.output.messages", jsonText([]obj{out}))
 }
 
@@ -55,12 +55,18 @@ func (genaiWriter) tool(s ptrace.Span, _ runInfo, c call) {
 	a.PutStr("gen_ai.tool.type", "function")
 	a.PutStr("gen_ai.tool.call.id", c.id)
 	a.PutStr("gen_ai.tool.call.arguments", c.args)
-	a.PutStr("gen_ai.tool.call.result", c.result)
+	if !c.thrown {
+		a.PutStr("gen_ai.tool.call.result", c.result)
+	}
 }
 
+// genaiMessage writes a message in the parts shape. An empty reply has no
+// parts, as the AI SDK writes it.
 func genaiMessage(m message) obj {
 	var part obj
 	switch {
+	case m.empty():
+		return obj{{"role", m.role}, {"parts", []obj{}}}
 	case m.call == nil:
 		part = obj{{"type", "text"}, {"content", m.text}}
 	case m.role == "tool":
@@ -71,9 +77,13 @@ func genaiMessage(m message) obj {
 	return obj{{"role", m.role}, {"parts", []obj{part}}}
 }
 
-func genaiFinish(out message) string {
-	if out.call != nil {
+// genaiFinish spells a finish reason in the GenAI enum.
+func genaiFinish(f finish) string {
+	switch f {
+	case finishToolCalls:
 		return "tool_call"
+	case finishLength:
+		return "length"
 	}
 	return "stop"
 }

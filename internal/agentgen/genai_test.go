@@ -42,22 +42,16 @@ func compact(t *testing.T, raw string) string {
 }
 
 // TestGenAIToolSpansAndTranscripts checks what the recogniser joins on: every
-// tool span has a call id, arguments and a result; the model span before it
-// asks for exactly that call; and every later model span carries the whole
-// history — each call as a tool_call part and each result, under the same
-// id, as a tool_call_response part.
+// tool span has a call id and arguments, and a result unless the tool threw;
+// the model span before it asks for exactly that call; and every later model
+// span carries the whole history — each call as a tool_call part and each
+// result (a thrown tool's error), under the same id, as a tool_call_response part.
 func TestGenAIToolSpansAndTranscripts(t *testing.T) {
 	for _, name := range Scenarios() {
 		r := mustGenerate(t, name, GenAI, 11)
-		var models []ptrace.Span
-		for _, s := range spans(r.Traces) {
-			if str(s, "gen_ai.operation.name") == "chat" {
-				models = append(models, s)
-			}
-		}
-		tools := toolSpans(GenAI, r.Traces)
-		if len(models) != len(tools)+1 {
-			t.Fatalf("%s: %d model spans for %d tool spans", name, len(models), len(tools))
+		models, tools := modelSpans(GenAI, r.Traces), toolSpans(GenAI, r.Traces)
+		if len(models) != r.ExpectCounts.Rounds || len(models) < len(tools) {
+			t.Fatalf("%s: %d model spans for %d tool spans, want %d rounds", name, len(models), len(tools), r.ExpectCounts.Rounds)
 		}
 		for i, tool := range tools {
 			id := str(tool, "gen_ai.tool.call.id")
@@ -65,9 +59,13 @@ func TestGenAIToolSpansAndTranscripts(t *testing.T) {
 				t.Errorf("%s: tool span %d has call id %q, name %q", name, i, id, str(tool, "gen_ai.tool.name"))
 			}
 			args, result := str(tool, "gen_ai.tool.call.arguments"), str(tool, "gen_ai.tool.call.result")
-			if result == "" {
-				t.Errorf("%s: %s has no result", name, id)
+			_, hasResult := tool.Attributes().Get("gen_ai.tool.call.result")
+			if thrown := tool.Events().Len() > 0; thrown == hasResult {
+				t.Errorf("%s: %s has a result %v, threw %v", name, id, hasResult, thrown)
 				continue
+			}
+			if !hasResult {
+				result = jsonText(obj{{"error", tool.Status().Message()}})
 			}
 			if str(tool, "gen_ai.tool.name") == "find_customer" && str(tool, "tool.data_class") != "customer" {
 				t.Errorf("%s: find_customer lacks tool.data_class=customer", name)
@@ -92,9 +90,42 @@ func TestGenAIToolSpansAndTranscripts(t *testing.T) {
 				}
 			}
 		}
+		if r.ExpectOutcome != "answered" {
+			continue
+		}
 		final := genaiMessages(t, models[len(models)-1], "gen_ai.output.messages")
 		if p := final[0].Parts[0]; p.Type != "text" || p.Content == "" {
 			t.Errorf("%s: final model span does not answer in text: %+v", name, p)
+		}
+	}
+}
+
+// TestGenAIControlTexts pins what the loop sends after a soft limit: a cut
+// reply stays in the transcript, followed by the continuation request; an
+// empty reply leaves nothing, and the nudge follows the tool result.
+func TestGenAIControlTexts(t *testing.T) {
+	for name, want := range map[string][]string{
+		"cutoff-continued": {"tool", "assistant:cut", "user:" + continueText},
+		"cutoff-left":      {"tool", "assistant:cut", "user:" + continueText},
+		"empty-nudged":     {"tool", "user:" + nudgeText},
+		"empty-left":       {"tool", "user:" + nudgeText},
+	} {
+		models := modelSpans(GenAI, mustGenerate(t, name, GenAI, 1).Traces)
+		first := genaiMessages(t, models[1], "gen_ai.output.messages")
+		in := genaiMessages(t, models[2], "gen_ai.input.messages")
+		var got []string
+		for _, m := range in[len(in)-len(want):] {
+			switch {
+			case m.Role == "tool":
+				got = append(got, "tool")
+			case m.Role == "assistant" && len(first[0].Parts) > 0 && m.Parts[0].Content == first[0].Parts[0].Content:
+				got = append(got, "assistant:cut")
+			default:
+				got = append(got, m.Role+":"+m.Parts[0].Content)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: the third round's transcript ends %q, want %q", name, got, want)
 		}
 	}
 }

@@ -38,24 +38,43 @@ func str(s ptrace.Span, key string) string {
 	return v.Str()
 }
 
-// toolKey is the attribute and value that mark a tool span per convention,
-// straight from docs/conventions.md.
-var toolKey = map[Convention][2]string{
-	GenAI:         {"gen_ai.operation.name", "execute_tool"},
-	OpenInference: {"openinference.span.kind", "TOOL"},
-	Vercel:        {"ai.operationId", "ai.toolCall"},
-	OpenLLMetry:   {"traceloop.span.kind", "tool"},
-}
+// toolKey and modelKey are the attribute and value that mark a tool span and a
+// model span per convention, straight from docs/conventions.md. The unknown
+// SDK's spans are told apart by name, as nothing else marks them.
+var (
+	toolKey = map[Convention][2]string{
+		GenAI:         {"gen_ai.operation.name", "execute_tool"},
+		OpenInference: {"openinference.span.kind", "TOOL"},
+		Vercel:        {"ai.operationId", "ai.toolCall"},
+		OpenLLMetry:   {"traceloop.span.kind", "tool"},
+	}
+	modelKey = map[Convention][2]string{
+		GenAI:         {"gen_ai.operation.name", "chat"},
+		OpenInference: {"openinference.span.kind", "LLM"},
+		Vercel:        {"ai.operationId", "ai.generateText.doGenerate"},
+		OpenLLMetry:   {"llm.request.type", "chat"},
+	}
+	unknownNames = map[string]string{"tool": "mysdk.tool", "model": "mysdk.llm"}
+)
 
-func toolSpans(c Convention, td ptrace.Traces) []ptrace.Span {
+func marked(c Convention, keys map[Convention][2]string, role string, td ptrace.Traces) []ptrace.Span {
 	var out []ptrace.Span
 	for _, s := range spans(td) {
-		if k := toolKey[c]; str(s, k[0]) == k[1] {
+		k := keys[c]
+		if (c == Unknown && s.Name() == unknownNames[role]) || (c != Unknown && str(s, k[0]) == k[1]) {
 			out = append(out, s)
 		}
 	}
 	return out
 }
+
+func toolSpans(c Convention, td ptrace.Traces) []ptrace.Span { return marked(c, toolKey, "tool", td) }
+func modelSpans(c Convention, td ptrace.Traces) []ptrace.Span {
+	return marked(c, modelKey, "model", td)
+}
+
+// allConventions are the known conventions and the unknown SDK.
+func allConventions() []Convention { return append(Conventions(), Unknown) }
 
 // allText is every string attribute of a span, for leak checks.
 func allText(s ptrace.Span) []string {

@@ -23,8 +23,10 @@ func (openinferenceWriter) agent(s ptrace.Span, r runInfo) {
 	a.PutStr("session.id", r.id)
 	a.PutStr("input.value", r.task)
 	a.PutStr("input.mime_type", "text/plain")
-	a.PutStr("output.value", r.answer)
-	a.PutStr("output.mime_type", "text/plain")
+	if r.final != nil && r.final.text != "" {
+		a.PutStr("output.value", r.final.text)
+		a.PutStr("output.mime_type", "text/plain")
+	}
 }
 
 func (openinferenceWriter) model(s ptrace.Span, r runInfo, t turn) {
@@ -45,6 +47,7 @@ func (openinferenceWriter) model(s ptrace.Span, r runInfo, t turn) {
 		oiMessage(a, "llm.input_messages."+strconv.Itoa(i+1)+".message.", m)
 	}
 	oiMessage(a, "llm.output_messages.0.message.", t.out)
+	a.PutStr("llm.finish_reason", openaiFinish(t.finish))
 }
 
 func (openinferenceWriter) tool(s ptrace.Span, r runInfo, c call) {
@@ -57,13 +60,18 @@ func (openinferenceWriter) tool(s ptrace.Span, r runInfo, c call) {
 	a.PutStr("tool_call.id", c.id)
 	a.PutStr("input.value", c.args)
 	a.PutStr("input.mime_type", "application/json")
-	a.PutStr("output.value", c.result)
-	a.PutStr("output.mime_type", "application/json")
+	if !c.thrown {
+		a.PutStr("output.value", c.result)
+		a.PutStr("output.mime_type", "application/json")
+	}
 }
 
+// oiMessage flattens a message. An empty reply has no content attribute: the
+// instrumentation writes content only when there is some.
 func oiMessage(a pcommon.Map, p string, m message) {
 	a.PutStr(p+"role", m.role)
 	switch {
+	case m.empty():
 	case m.call == nil:
 		a.PutStr(p+"content", m.text)
 	case m.role == "tool":

@@ -43,11 +43,7 @@ func (openllmetryWriter) model(s ptrace.Span, r runInfo, t turn) {
 		tlMessage(a, "gen_ai.prompt."+strconv.Itoa(i+1)+".", m)
 	}
 	tlMessage(a, "gen_ai.completion.0.", t.out)
-	finish := "stop"
-	if t.out.call != nil {
-		finish = "tool_calls"
-	}
-	a.PutStr("gen_ai.completion.0.finish_reason", finish)
+	a.PutStr("gen_ai.completion.0.finish_reason", openaiFinish(t.finish))
 }
 
 func (openllmetryWriter) tool(s ptrace.Span, r runInfo, c call) {
@@ -59,7 +55,9 @@ func (openllmetryWriter) tool(s ptrace.Span, r runInfo, c call) {
 	a.PutStr("traceloop.entity.name", c.tool)
 	a.PutStr("traceloop.entity.tool_call_id", c.id)
 	a.PutStr("traceloop.entity.input", c.args)
-	a.PutStr("traceloop.entity.output", c.result)
+	if !c.thrown {
+		a.PutStr("traceloop.entity.output", c.result)
+	}
 }
 
 func tlCommon(a pcommon.Map, r runInfo) {
@@ -67,9 +65,12 @@ func tlCommon(a pcommon.Map, r runInfo) {
 	a.PutStr("traceloop.association.properties.session_id", r.id)
 }
 
+// tlMessage flattens a message. An empty reply has no content attribute at
+// all: the instrumentation drops an empty string.
 func tlMessage(a pcommon.Map, p string, m message) {
 	a.PutStr(p+"role", m.role)
 	switch {
+	case m.empty():
 	case m.call == nil:
 		a.PutStr(p+"content", m.text)
 	case m.role == "tool":

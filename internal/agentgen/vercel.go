@@ -25,8 +25,10 @@ func (vercelWriter) agent(s ptrace.Span, r runInfo) {
 	a.PutStr("ai.model.id", modelName)
 	a.PutStr("ai.model.provider", vercelProvider)
 	a.PutStr("ai.prompt", jsonText(obj{{"system", systemPrompt(r.agent)}, {"prompt", r.task}}))
-	a.PutStr("ai.response.text", r.answer)
-	a.PutStr("ai.response.finishReason", "stop")
+	// generateText reports its last step's reply, and nothing when it threw.
+	if r.final != nil {
+		vercelReply(a, r.final.text, r.final.finish())
+	}
 }
 
 func (vercelWriter) model(s ptrace.Span, r runInfo, t turn) {
@@ -54,8 +56,20 @@ func (vercelWriter) model(s ptrace.Span, r runInfo, t turn) {
 		a.PutStr("ai.response.finishReason", "tool-calls")
 		return
 	}
-	a.PutStr("ai.response.text", t.out.text)
-	a.PutStr("ai.response.finishReason", "stop")
+	vercelReply(a, t.out.text, t.finish)
+}
+
+// vercelReply records a text reply. An empty one has no ai.response.text at
+// all, only its finish reason, as the SDK writes it.
+func vercelReply(a pcommon.Map, text string, f finish) {
+	if text != "" {
+		a.PutStr("ai.response.text", text)
+	}
+	reason := "stop"
+	if f == finishLength {
+		reason = "length"
+	}
+	a.PutStr("ai.response.finishReason", reason)
 }
 
 func (vercelWriter) tool(s ptrace.Span, r runInfo, c call) {
@@ -66,7 +80,9 @@ func (vercelWriter) tool(s ptrace.Span, r runInfo, c call) {
 	a.PutStr("ai.toolCall.name", c.tool)
 	a.PutStr("ai.toolCall.id", c.id)
 	a.PutStr("ai.toolCall.args", c.args)
-	a.PutStr("ai.toolCall.result", c.result)
+	if !c.thrown {
+		a.PutStr("ai.toolCall.result", c.result)
+	}
 }
 
 func vercelCommon(a pcommon.Map, r runInfo, op string) {
@@ -83,6 +99,10 @@ func vercelMessage(m message) obj {
 		return obj{{"role", m.role}, {"content", []obj{{{"type", "text"}, {"text", m.text}}}}}
 	case m.role == "tool":
 		out := obj{{"type", "json"}, {"value", json.RawMessage(m.call.result)}}
+		if m.call.thrown {
+			// The SDK hands the model a thrown tool's message as error text.
+			out = obj{{"type", "error-text"}, {"value", m.call.err.msg}}
+		}
 		return obj{{"role", "tool"}, {"content", []obj{{
 			{"type", "tool-result"}, {"toolCallId", m.call.id}, {"toolName", m.call.tool}, {"output", out},
 		}}}}

@@ -108,7 +108,7 @@ func errorLoopRun(g *gen) script {
 	fail := step{
 		tool: "fetch_invoice",
 		args: obj{{"invoice_id", invoice}},
-		err:  &toolErr{typ: "TimeoutError", msg: "billing API did not respond within 30s"},
+		err:  &failure{typ: "TimeoutError", msg: "billing API did not respond within 30s"},
 	}
 	return script{
 		task:     "Resend invoice " + invoice + " to the customer.",

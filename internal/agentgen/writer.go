@@ -26,6 +26,8 @@ func writerFor(c Convention) (writer, error) {
 		return vercelWriter{}, nil
 	case OpenLLMetry:
 		return openllmetryWriter{}, nil
+	case Unknown:
+		return unknownWriter{}, nil
 	}
-	return nil, fmt.Errorf("unknown convention %q (allowed: %v)", c, Conventions())
+	return nil, fmt.Errorf("unknown convention %q (allowed: %v)", c, append(Conventions(), Unknown))
 }
