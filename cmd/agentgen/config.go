@@ -43,7 +43,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.Uint64Var(&cfg.seed, "seed", 0, "random seed (default: from the clock, printed in the summary)")
 	fs.IntVar(&cfg.batch, "batch", 1, "runs per export request")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Second, "timeout per export request")
-	fs.BoolVar(&cfg.list, "list", false, "print the scenarios with their expected verdicts and exit")
+	fs.BoolVar(&cfg.list, "list", false, "print the scenarios with their expected verdicts and outcomes and exit")
 	fs.StringVar(&cfg.out, "out", "", "write OTLP JSON to this file, one export request per line, instead of sending")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -76,7 +76,7 @@ func (c *config) resolve() error {
 	if strings.Contains(c.endpoint, "/") {
 		errs = append(errs, fmt.Errorf("-endpoint %q: want host:port, without scheme or path", c.endpoint))
 	}
-	if !slices.Contains(agentgen.Conventions(), c.convention) {
+	if !slices.Contains(conventions(), c.convention) {
 		errs = append(errs, fmt.Errorf("-convention %q: want one of %s", c.convention, joinConventions()))
 	}
 	switch {
@@ -119,9 +119,15 @@ func orInt(v, def int) int {
 	return v
 }
 
+// conventions are the known conventions and the unknown SDK, which tests that
+// a detector judges nothing it cannot read.
+func conventions() []agentgen.Convention {
+	return append(agentgen.Conventions(), agentgen.Unknown)
+}
+
 func joinConventions() string {
 	var names []string
-	for _, c := range agentgen.Conventions() {
+	for _, c := range conventions() {
 		names = append(names, string(c))
 	}
 	return strings.Join(names, ", ")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +54,7 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{[]string{"-protocol", "udp"}, "grpc or http"},
 		{[]string{"-scenario", "nope"}, "alternation"},
-		{[]string{"-convention", "otel"}, "openllmetry"},
+		{[]string{"-convention", "otel"}, "openllmetry, unknown"},
 		{[]string{"-count", "-1"}, "-count"},
 		{[]string{"-rate", "-2"}, "-rate"},
 		{[]string{"-batch", "0"}, "-batch"},
@@ -80,6 +82,33 @@ func TestList(t *testing.T) {
 	}
 	if !strings.Contains(out, "wait_timeout") || !strings.Contains(out, "repeated_error") {
 		t.Errorf("-list lacks expected reasons:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "over-budget" && (f[4] != "over_budget" || f[5] != "1m0s") {
+			t.Errorf("-list shows over-budget without its outcome and budget: %q", line)
+		}
+	}
+	for _, outcome := range []string{"answered", "cut_off", "empty", "failed", "stuck"} {
+		if !strings.Contains(out, " "+outcome+" ") {
+			t.Errorf("-list lacks the outcome %s:\n%s", outcome, out)
+		}
+	}
+}
+
+// TestUnknownConvention: the SDK agentotel does not know is selectable by name,
+// though it is not one of the known conventions.
+func TestUnknownConvention(t *testing.T) {
+	cfg, err := parseConfig([]string{"-convention", "unknown", "-scenario", "tool-throws"}, io.Discard)
+	if err != nil || cfg.convention != agentgen.Unknown {
+		t.Fatalf("-convention unknown: %+v, %v", cfg, err)
+	}
+	path := filepath.Join(t.TempDir(), "unknown.jsonl")
+	if code, _, errOut := runCLI(t, "-out", path, "-convention", "unknown", "-scenario", "mix", "-count", "3", "-seed", "1"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "mysdk.args") {
+		t.Errorf("the unknown SDK's spans were not written: %v", err)
 	}
 }
 
