@@ -110,8 +110,8 @@ func (n node) appendText(dst []byte) ([]byte, bool) {
 }
 
 // jsonKey is a raw quoted member key's content, for `switch string(jsonKey(k))`, which Go compares
-// without allocating. Keys with escapes, which are rare, are decoded into scratch.
-func jsonKey(raw []byte, scratch []byte) []byte {
+// without allocating. Keys with escapes, which are rare, are decoded into a new slice.
+func jsonKey(raw []byte) []byte {
 	if len(raw) < 2 {
 		return nil
 	}
@@ -119,9 +119,21 @@ func jsonKey(raw []byte, scratch []byte) []byte {
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return inner
 	}
-	out, ok := jsonraw.AppendUnquote(scratch[:0], raw)
+	out, ok := jsonraw.AppendUnquote(nil, raw)
 	if !ok {
 		return nil
 	}
 	return out
+}
+
+// blank reports whether a string node is empty or only spaces; any other node is not blank.
+func (n node) blank() bool {
+	switch {
+	case n.otlp:
+		return n.pv.Type() == pcommon.ValueTypeStr && len(bytes.TrimSpace(jsonraw.StringBytes(n.pv.Str()))) == 0
+	case len(n.raw) >= 2 && n.raw[0] == '"':
+		// An escape decodes to something, or to a space: either way there is text to read.
+		return len(bytes.TrimSpace(n.raw[1:len(n.raw)-1])) == 0
+	}
+	return false
 }

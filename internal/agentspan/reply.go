@@ -116,6 +116,9 @@ func (r *Registry) Reply(v View, attrs pcommon.Map) Reply {
 	return reply
 }
 
+// promptRoles are the roles of messages a model did not write.
+var promptRoles = []string{"user", "system", "tool"}
+
 // replyReader counts what output transcripts hold.
 type replyReader struct {
 	seen, text bool
@@ -162,11 +165,8 @@ func (rr *replyReader) visit(n node, ctx context) {
 				rr.finish = string(f)
 			}
 		}
-		if o.text.kind() == kindString && !o.role.isAny([]string{"user", "system", "tool"}) {
-			var buf [8]byte
-			if t, ok := o.text.appendText(buf[:0]); ok && len(t) > 0 {
-				rr.text = true
-			}
+		if o.text.kind() == kindString && !o.text.blank() && !o.role.isAny(promptRoles) {
+			rr.text = true
 		}
 		eachMemberOf(n, func(key []byte, v node) {
 			if k := v.kind(); k == kindObject || k == kindArray {

@@ -132,9 +132,8 @@ func eachMemberOf(n node, fn func(key []byte, v node)) {
 		})
 		return
 	}
-	var scratch [64]byte
 	jsonraw.EachMember(n.raw, func(m jsonraw.Member) {
-		fn(jsonKey(m.Key, scratch[:0]), jsonNode(m.Value, n.start+m.ValueStart))
+		fn(jsonKey(m.Key), jsonNode(m.Value, n.start+m.ValueStart))
 	})
 }
 

@@ -28,6 +28,7 @@ type guard struct {
 	telemetry  *metadata.TelemetryBuilder
 	scratch    sync.Pool
 	spans      sync.Pool // []seen buffers, one per batch in flight
+	sets       labelSets
 	now        func() time.Time
 	stop       chan struct{}
 	done       sync.WaitGroup
@@ -48,6 +49,7 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		spans:      sync.Pool{New: func() any { return new([]seen) }},
 		now:        time.Now,
 		stop:       make(chan struct{}),
+		sets:       labelSets{byValues: map[[6]string]metric.MeasurementOption{}},
 	}
 	err = tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
 		o.Observe(int64(g.runs.active(g.now())))

@@ -2,6 +2,7 @@ package agentguard
 
 import (
 	"context"
+	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -48,31 +49,48 @@ func (g *guard) serveZeros() {
 func (g *guard) serveAgent(ctx context.Context, agent string) {
 	t := g.telemetry
 	for _, p := range progressKinds {
-		t.ProcessorAgentguardSteps.Add(ctx, 0, labelled(labelAgent, agent, labelProgress, p))
+		t.ProcessorAgentguardSteps.Add(ctx, 0, g.labelled(labelAgent, agent, labelProgress, p))
 	}
 	for _, r := range stuckReasons {
-		t.ProcessorAgentguardStuckEpisodes.Add(ctx, 0, labelled(labelAgent, agent, labelReason, string(r)))
+		t.ProcessorAgentguardStuckEpisodes.Add(ctx, 0, g.labelled(labelAgent, agent, labelReason, string(r)))
 	}
 	for _, o := range progress.Outcomes {
-		t.ProcessorAgentguardRunsFinished.Add(ctx, 0, labelled(labelAgent, agent, labelOutcome, string(o)))
+		t.ProcessorAgentguardRunsFinished.Add(ctx, 0, g.labelled(labelAgent, agent, labelOutcome, string(o)))
 	}
 	for _, f := range finishLabels {
-		t.ProcessorAgentguardModelCalls.Add(ctx, 0, labelled(labelAgent, agent, labelFinish, f))
+		t.ProcessorAgentguardModelCalls.Add(ctx, 0, g.labelled(labelAgent, agent, labelFinish, f))
 	}
 }
 
 func (g *guard) servePair(ctx context.Context, pair [2]string) {
 	for _, o := range toolOutcomes {
-		g.telemetry.ProcessorAgentguardToolCalls.Add(ctx, 0, labelled(labelAgent, pair[0], labelTool, pair[1], labelOutcome, o))
+		g.telemetry.ProcessorAgentguardToolCalls.Add(ctx, 0, g.labelled(labelAgent, pair[0], labelTool, pair[1], labelOutcome, o))
 	}
 }
 
-func labelled(kv ...string) metric.MeasurementOption {
+// labelSets caches the attribute sets of the label values in use: their number is bounded by the
+// label caps, and building a set for every measurement would cost an allocation each.
+type labelSets struct {
+	sync.Mutex
+	byValues map[[6]string]metric.MeasurementOption
+}
+
+// labelled returns the attribute set of up to three label pairs.
+func (g *guard) labelled(kv ...string) metric.MeasurementOption {
+	var key [6]string
+	copy(key[:], kv)
+	g.sets.Lock()
+	defer g.sets.Unlock()
+	if opt, ok := g.sets.byValues[key]; ok {
+		return opt
+	}
 	attrs := make([]attribute.KeyValue, 0, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		attrs = append(attrs, attribute.String(kv[i], kv[i+1]))
 	}
-	return metric.WithAttributeSet(attribute.NewSet(attrs...))
+	opt := metric.WithAttributeSet(attribute.NewSet(attrs...))
+	g.sets.byValues[key] = opt
+	return opt
 }
 
 // tally is one batch's counts, by label values, so each series is added to once per batch.
@@ -124,16 +142,16 @@ func (g *guard) record(ctx context.Context, t *tally) {
 		m.ProcessorAgentguardPollsExempt.Add(ctx, t.exempt)
 	}
 	for k, n := range t.steps {
-		m.ProcessorAgentguardSteps.Add(ctx, n, labelled(labelAgent, k[0], labelProgress, k[1]))
+		m.ProcessorAgentguardSteps.Add(ctx, n, g.labelled(labelAgent, k[0], labelProgress, k[1]))
 	}
 	for k, n := range t.tools {
-		m.ProcessorAgentguardToolCalls.Add(ctx, n, labelled(labelAgent, k[0], labelTool, k[1], labelOutcome, k[2]))
+		m.ProcessorAgentguardToolCalls.Add(ctx, n, g.labelled(labelAgent, k[0], labelTool, k[1], labelOutcome, k[2]))
 	}
 	for k, n := range t.models {
-		m.ProcessorAgentguardModelCalls.Add(ctx, n, labelled(labelAgent, k[0], labelFinish, k[1]))
+		m.ProcessorAgentguardModelCalls.Add(ctx, n, g.labelled(labelAgent, k[0], labelFinish, k[1]))
 	}
 	for k, n := range t.stuck {
-		m.ProcessorAgentguardStuckEpisodes.Add(ctx, n, labelled(labelAgent, k[0], labelReason, k[1]))
+		m.ProcessorAgentguardStuckEpisodes.Add(ctx, n, g.labelled(labelAgent, k[0], labelReason, k[1]))
 	}
 }
 
@@ -151,8 +169,8 @@ func (g *guard) flush(ctx context.Context) {
 	}
 	m := g.telemetry
 	for _, f := range finished {
-		m.ProcessorAgentguardRunsFinished.Add(ctx, 1, labelled(labelAgent, f.agent, labelOutcome, string(f.summary.Outcome)))
-		agent := labelled(labelAgent, f.agent)
+		m.ProcessorAgentguardRunsFinished.Add(ctx, 1, g.labelled(labelAgent, f.agent, labelOutcome, string(f.summary.Outcome)))
+		agent := g.labelled(labelAgent, f.agent)
 		m.ProcessorAgentguardRunRounds.Record(ctx, int64(f.summary.Rounds), agent)
 		m.ProcessorAgentguardRunDuration.Record(ctx, f.duration.Seconds(), agent)
 	}
