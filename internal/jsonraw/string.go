@@ -55,8 +55,8 @@ func SkipString(b []byte, i int) (int, error) {
 // scanString validates the string whose opening quote is at src[i]. It returns the index past the
 // closing quote, or, when ok is false, the index of the offending byte. With key set the string
 // must be followed by a colon, whitespace allowed around it, and next is the index past both;
-// otherwise next is end. A key and its colon are one call because the walks above make one per
-// object member, and a second call there is measurable.
+// otherwise next is end. A key and its colon are one call because walks over the lexer make one
+// per object member, and a second call there is measurable.
 func scanString(src []byte, i int, key bool) (end, next int, escaped, ok bool) {
 	if i >= len(src) || src[i] != '"' {
 		return i, i, false, false
