@@ -41,7 +41,8 @@ const (
 
 // On the root span of a run that ends with it.
 const (
-	// Outcome is how the run ended: answered, cut_off, empty, failed, over_budget, stuck, abandoned.
+	// Outcome is how the run ended: answered, cut_off, empty, failed, over_budget, stuck, abandoned,
+	// or unknown when nothing of the run could be read.
 	Outcome = "agentguard.outcome"
 	// Rounds is how many model calls the run made (int).
 	Rounds = "agentguard.rounds"

@@ -54,7 +54,7 @@ func TestKeysAreWhatAgentguardWrites(t *testing.T) {
 	}
 	assert.ElementsMatch(t, annotation.Keys(), slices.Collect(maps.Keys(written)))
 	require.NotZero(t, events, "no scenario became stuck")
-	assert.ElementsMatch(t, []string{annotation.EventReason, annotation.EventAgentName, annotation.EventBarren},
+	assert.ElementsMatch(t, []string{annotation.EventReason, annotation.EventAgentName, annotation.EventBarren, annotation.EventRun},
 		slices.Collect(maps.Keys(eventKeys)), "the stuck event feeds the count connector recipe")
 }
 
@@ -117,7 +117,8 @@ func guardedScenarios(t *testing.T) []guarded {
 	}
 	guard := start(t, factory, cfg)
 	var out []guarded
-	for _, conv := range agentgen.Conventions() {
+	// The unknown SDK's steps cannot be read: they are the unjudged ones.
+	for _, conv := range append(agentgen.Conventions(), agentgen.Unknown) {
 		for _, scenario := range agentgen.Scenarios() {
 			run, err := agentgen.Generate(scenario, agentgen.Options{Convention: conv, Seed: 7})
 			require.NoError(t, err)

@@ -51,6 +51,8 @@ const (
 	// lastCut and lastEmpty say what the latest model call was, for the outcome.
 	lastCut
 	lastEmpty
+	// judged: a step of the run was judged.
+	judged
 )
 
 func inc(n *uint16) {
@@ -75,7 +77,7 @@ func (r *Run) ObserveModel(c ModelCall) ModelVerdict {
 		v.Continuation = true
 		inc(&m.continuations)
 	}
-	m.flags = 0
+	m.flags &= judged
 	if v.CutOff {
 		inc(&m.cutOffs)
 		m.flags |= afterCut | lastCut
@@ -98,10 +100,13 @@ const (
 	OutcomeOverBudget Outcome = "over_budget"
 	OutcomeStuck      Outcome = "stuck"
 	OutcomeAbandoned  Outcome = "abandoned"
+	// OutcomeUnknown: nothing of the run could be read (no model call, no judged step), so whether it
+	// answered cannot be said.
+	OutcomeUnknown Outcome = "unknown"
 )
 
 // Outcomes lists every outcome, most specific first: the order End decides in.
-var Outcomes = []Outcome{OutcomeFailed, OutcomeStuck, OutcomeOverBudget, OutcomeAbandoned, OutcomeCutOff, OutcomeEmpty, OutcomeAnswered}
+var Outcomes = []Outcome{OutcomeFailed, OutcomeStuck, OutcomeOverBudget, OutcomeAbandoned, OutcomeCutOff, OutcomeEmpty, OutcomeUnknown, OutcomeAnswered}
 
 // Ending is what the processor knows when a run ends.
 type Ending struct {
@@ -125,7 +130,8 @@ type Summary struct {
 
 // End decides the run's outcome. The most specific outcome wins: a failed root span, then a run that
 // was stuck when it ended, then one over its budget, one that idled out, a last reply cut off at the
-// output limit, a last reply that was empty; any other run answered.
+// output limit, a last reply that was empty, a run of which nothing could be read; any other run
+// answered.
 func (r *Run) End(e Ending) Summary {
 	m := &r.calls
 	s := Summary{
@@ -148,6 +154,8 @@ func (r *Run) End(e Ending) Summary {
 		s.Outcome = OutcomeCutOff
 	case m.flags&lastEmpty != 0:
 		s.Outcome = OutcomeEmpty
+	case m.rounds == 0 && m.flags&judged == 0:
+		s.Outcome = OutcomeUnknown
 	default:
 		s.Outcome = OutcomeAnswered
 	}

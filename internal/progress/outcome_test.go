@@ -210,3 +210,18 @@ func TestCountersSaturate(t *testing.T) {
 		t.Errorf("counters past 65535: %+v", s)
 	}
 }
+
+// TestNothingReadIsNoAnswer: a run whose model calls and steps agentguard could not read did not
+// answer as far as anyone can tell.
+func TestNothingReadIsNoAnswer(t *testing.T) {
+	r := NewRun(nil)
+	r.Observe(unread("mystery").Step)
+	if s := r.End(Ending{}); s.Outcome != OutcomeUnknown {
+		t.Errorf("unread run: %+v", s)
+	}
+	r = NewRun(nil)
+	r.Observe(call("search", `{"q":1}`, `{"hits":1}`).Step)
+	if s := r.End(Ending{}); s.Outcome != OutcomeAnswered {
+		t.Errorf("judged run without model calls: %+v", s)
+	}
+}

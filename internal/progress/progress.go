@@ -372,6 +372,7 @@ func (r *Run) Observe(s Step) Verdict {
 		v.Unjudged = true
 		return v
 	}
+	r.calls.flags |= judged
 	tool := fnv64(s.Tool)
 	key := fold(s.CallKey)
 	if s.NoCallKey {

@@ -10,23 +10,38 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/collectortest"
 )
 
 // TestLabelledCorpus judges a labelled corpus of generated runs (every scenario, values varied per run,
-// in every convention) and asserts precision and recall of the stuck verdict. Each run reaches the
+// in every convention) and asserts precision and recall of the stuck verdict, and how often each run's
+// outcome (on its root span) is the one expected. Each run reaches the
 // processor as a real exporter sends it: spans in the order they end, split across batches, so state
 // must carry across batches and the root span, which ends the run, comes last.
 func TestLabelledCorpus(t *testing.T) {
 	const runsPerConvention = 240
-	var tp, fp, fn, tn, pollsFlagged int
+	var tp, fp, fn, tn, pollsFlagged, outcomesRight int
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, conv := range agentgen.Conventions() {
 		h := newHarness(t, seedConfig())
 		for _, run := range agentgen.Mix(runsPerConvention, agentgen.Options{Convention: conv, Seed: 42}) {
 			flagged := false
+			outcome := ""
 			for _, batch := range asExported(run.Traces, rng) {
 				out := h.run(batch)
 				flagged = flagged || len(stuckEvents(out)) > 0
+				outcome = firstNonEmpty(outcome, rootOutcome(out))
+			}
+			// The corpus runs without a run_budget: a run that is over budget only with one answers.
+			wantOutcome := run.ExpectOutcome
+			if run.ExpectBudget > 0 {
+				wantOutcome = "answered"
+			}
+			if outcome == wantOutcome {
+				outcomesRight++
+			} else {
+				t.Logf("outcome %q, want %q: %s %s", outcome, wantOutcome, conv, run.Scenario)
 			}
 			want := run.Expect == "stuck"
 			switch {
@@ -46,14 +61,28 @@ func TestLabelledCorpus(t *testing.T) {
 			}
 		}
 	}
+	total := tp + fp + fn + tn
 	precision := float64(tp) / float64(tp+fp)
 	recall := float64(tp) / float64(tp+fn)
-	t.Logf("corpus: %d runs, tp=%d fp=%d fn=%d tn=%d, precision %.3f, recall %.3f, polling runs flagged %d",
-		tp+fp+fn+tn, tp, fp, fn, tn, precision, recall, pollsFlagged)
-	require.GreaterOrEqual(t, tp+fp+fn+tn, 200)
+	outcomes := float64(outcomesRight) / float64(total)
+	t.Logf("corpus: %d runs, tp=%d fp=%d fn=%d tn=%d, precision %.3f, recall %.3f, polling runs flagged %d, outcomes right %.3f",
+		total, tp, fp, fn, tn, precision, recall, pollsFlagged, outcomes)
+	require.GreaterOrEqual(t, total, 200)
 	assert.GreaterOrEqual(t, precision, 0.95)
 	assert.GreaterOrEqual(t, recall, 0.95)
 	assert.Zero(t, pollsFlagged, "a polling run with moving results was flagged")
+	assert.Equal(t, 1.0, outcomes, "every run ends with its expected outcome")
+}
+
+// rootOutcome is the outcome agentguard wrote on a batch's root span, if the batch holds one.
+func rootOutcome(td ptrace.Traces) string {
+	outcome := ""
+	collectortest.ForEachSpan(td, func(span ptrace.Span) {
+		if v, ok := span.Attributes().Get(annotation.Outcome); ok {
+			outcome = v.Str()
+		}
+	})
+	return outcome
 }
 
 // asExported reorders a run's spans by end time, as SDK exporters emit them, and splits them into one

@@ -135,7 +135,7 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	errs = errors.Join(errs, err)
 	builder.ProcessorAgentguardRunsFinished, err = builder.meter.Int64Counter(
 		"otelcol_processor_agentguard_runs_finished",
-		metric.WithDescription("Finished runs, by agent (gen_ai.agent.name) and outcome - answered, cut_off, empty, failed, over_budget, stuck, abandoned. [Development]"),
+		metric.WithDescription("Finished runs, by agent (gen_ai.agent.name) and outcome - answered, cut_off, empty, failed, over_budget, stuck, abandoned, or unknown (nothing of the run could be read). [Development]"),
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)

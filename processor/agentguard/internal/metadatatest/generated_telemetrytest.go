@@ -116,7 +116,7 @@ func AssertEqualProcessorAgentguardRunsEvicted(t *testing.T, tt *componenttest.T
 func AssertEqualProcessorAgentguardRunsFinished(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_agentguard_runs_finished",
-		Description: "Finished runs, by agent (gen_ai.agent.name) and outcome - answered, cut_off, empty, failed, over_budget, stuck, abandoned. [Development]",
+		Description: "Finished runs, by agent (gen_ai.agent.name) and outcome - answered, cut_off, empty, failed, over_budget, stuck, abandoned, or unknown (nothing of the run could be read). [Development]",
 		Unit:        "{run}",
 		Data: metricdata.Sum[int64]{
 			Temporality: metricdata.CumulativeTemporality,
