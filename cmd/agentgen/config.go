@@ -29,6 +29,9 @@ type config struct {
 	out        string
 }
 
+// clock seeds runs when -seed is unset; tests set it.
+var clock = time.Now
+
 func parseConfig(args []string, stderr io.Writer) (config, error) {
 	var cfg config
 	var convention string
@@ -57,7 +60,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	if !seedSet {
-		cfg.seed = uint64(time.Now().UnixNano())
+		cfg.seed = uint64(clock().UnixNano())
 	}
 	return cfg, cfg.resolve()
 }

@@ -36,11 +36,13 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 func TestConfigSeed(t *testing.T) {
-	a, _ := parseConfig(nil, io.Discard)
-	time.Sleep(time.Microsecond)
-	b, _ := parseConfig(nil, io.Discard)
-	if a.seed == b.seed {
-		t.Error("unset seeds should differ between invocations")
+	// An unset seed comes from the clock, so two invocations at different instants differ.
+	t.Cleanup(func() { clock = time.Now })
+	for _, at := range []time.Time{time.Unix(1, 0), time.Unix(1, 1)} {
+		clock = func() time.Time { return at }
+		if c, _ := parseConfig(nil, io.Discard); c.seed != uint64(at.UnixNano()) {
+			t.Errorf("unset seed at %v gave %d", at, c.seed)
+		}
 	}
 	if c, _ := parseConfig([]string{"-seed", "0"}, io.Discard); c.seed != 0 {
 		t.Errorf("-seed 0 gave %d", c.seed)
