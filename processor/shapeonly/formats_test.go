@@ -54,9 +54,44 @@ type batchSeen struct {
 	inVals, outVals map[string]pcommon.Value
 }
 
-// knownIssues are checks that fail on the processor as it is, each with the reason, reported to be
-// fixed; the test skips them so the rest of the suite stays meaningful.
-var knownIssues = map[string]string{}
+// knownIssues are checks that fail on the processor as it is, by test name, each with the one-line
+// reason reported for a fix; they are skipped so the rest of the suite stays meaningful. Remove an entry
+// when its fix lands.
+var knownIssues = map[string]string{
+	"TestFormatPayloads/genai/genai-log-events-tool-span/no_secret_survives": logEventsFirst,
+	"TestFormatTranscriptsAlone/genai/genai-log-events-tool-span":            logEventsFirst,
+	"TestFormatPayloads/genai/mastra/no_secret_survives":                     mastraWorkflowStep,
+	"TestFormatTranscriptsAlone/genai/mastra":                                mastraWorkflowStep,
+	"TestFormatTranscriptsAlone/providers/gemini-function-response": "leak: without find_customer's span, Gemini's " +
+		"function response (id-less, name-less llm.input_messages.2.message.content; snake_case function_response in input.value) " +
+		"is not read as its result",
+	"TestFormatPayloads/providers/ollama/nothing_else_changes":                             failClosedRemembered,
+	"TestFormatPayloads/providers/ollama/other_tool's_result_stays":                        failClosedRemembered,
+	"TestFormatPayloads/providers/openai-legacy-function/nothing_else_changes":             failClosedRemembered,
+	"TestFormatPayloads/providers/openai-legacy-function/other_tool's_result_stays":        failClosedRemembered,
+	"TestFormatPayloads/genai/openllmetry-completion-tool-calls/nothing_else_changes":      failClosedRemembered,
+	"TestFormatPayloads/genai/openllmetry-completion-tool-calls/other_tool's_result_stays": failClosedRemembered,
+	"TestFormatPayloads/providers/langchain-message-dicts/nothing_else_changes": "over-withholding: find_customer's span's " +
+		"ToolMessage envelope (name, tool_call_id, id) and Python-repr arguments are remembered, so call ids, tool names, " +
+		"the span's own name and tool.name, and the user's prompt are withheld across the trace",
+	"TestFormatPayloads/providers/vercel-experimental-content/nothing_else_changes":      vercelMessageID,
+	"TestFormatPayloads/providers/vercel-experimental-content/other_tool's_result_stays": vercelMessageID,
+	"TestFormatPayloads/genai/mastra/nothing_else_changes": "over-withholding: mastra.metadata.runId, mastra.metadata.sessionId " +
+		"and mastra.span.type of find_customer's span are remembered and withheld on every span of the trace",
+	"TestFormatPayloads/genai/pydantic-ai/nothing_else_changes": "over-withholding: gen_ai.agent.call.id (the run id) of " +
+		"find_customer's span is remembered and withheld on every span of the trace",
+}
+
+const (
+	logEventsFirst = "leak: gen_ai.tool.message log records whose call (call_1) no earlier record names are kept; " +
+		"the tool span comes in a later batch (the limit docs/design.md section 5 states)"
+	mastraWorkflowStep = "leak: a Mastra workflow step running find_customer (mastra.workflow_step.step_id) is not a " +
+		"tool call, so its output and the next step's input keep the record"
+	failClosedRemembered = "over-withholding: get_weather's result, withheld fail-closed where it cannot be attributed, is " +
+		"remembered like customer data and withheld again on get_weather's own span and in the model's answer"
+	vercelMessageID = "over-withholding: an AI SDK tool message's own id (msg-...) is read as a call id, so the whole " +
+		"content of the turn-2 tool message is withheld fail-closed and searched for across the trace"
+)
 
 // TestFormatPayloads runs every privacy case of testdata/formats through one shapeonly (traces and logs
 // share its memory), files and requests in manifest order, and checks that no secret survives anywhere,
@@ -104,7 +139,7 @@ func TestFormatTranscriptsAlone(t *testing.T) {
 }
 
 func skipKnown(t *testing.T) {
-	if reason, ok := knownIssues[strings.TrimPrefix(t.Name(), strings.SplitN(t.Name(), "/", 2)[0]+"/")]; ok {
+	if reason, ok := knownIssues[t.Name()]; ok {
 		t.Skip(reason)
 	}
 }
