@@ -1,0 +1,960 @@
+package shapeonly
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/countsonly"
+)
+
+// FuzzContentInvariant checks the content search's promise on whole support runs: once a batch
+// has shown a data-class result, no string leaf of 8 bytes or more that shaping withheld from it
+// survives anywhere in that batch or in any later batch of the trace, verbatim or JSON-encoded,
+// except where the rules keep values (under a kept key, in the id attributes users group by). The
+// processor never panics and never drops, adds or reorders a span.
+//
+// Each input is one agentgen support run in one of the four conventions whose customer record
+// holds fuzzer-chosen values, split into one to three batches (find_customer's span in the first),
+// with copies of those values planted elsewhere in the trace in fuzzer-chosen forms and places.
+// The batches go through one shapeonly built by its factory; every string of the output, decoded
+// from the OTLP JSON an exporter would write, is then searched for every withheld leaf.
+func FuzzContentInvariant(f *testing.F) {
+	for _, s := range contentSeeds {
+		f.Add(s.convention, s.seed, s.batching, s.values[0], s.values[1], s.values[2], s.values[3], s.values[4], encodePlacements(s.placements...))
+	}
+	f.Fuzz(func(t *testing.T, convention, seed, batching uint8, customerID, name, email, plan, notes string, placements []byte) {
+		in := buildContentInput(t, convention, seed, batching, []string{customerID, name, email, plan, notes}, decodePlacements(placements))
+		before := make([][]pcommon.SpanID, len(in.batches))
+		for i, b := range in.batches {
+			before[i] = spanIDsInOrder(b)
+		}
+		h := newHarness(t, byName)
+		for i, b := range in.batches {
+			out := h.run(b)
+			require.Equal(t, before[i], spanIDsInOrder(out), "batch %d: spans dropped, added or reordered", i+1)
+		}
+		// The processor rewrites the batches in place: they are now what it handed on.
+		for _, leak := range in.leaks(t) {
+			t.Error(leak)
+		}
+	})
+}
+
+// TestContentCheckFindsEveryPlantedCopy keeps FuzzContentInvariant from passing by seeing nothing:
+// on batches the processor never saw, every form of copy, in every place, is found.
+func TestContentCheckFindsEveryPlantedCopy(t *testing.T) {
+	values := []string{"cus_5e1f0a9b8c7d6e", `Zoë "Q" O'Brien <vip> & 😀`, "zoe@example.com", "annual", "Called\\twice;\nprefers mail"}
+	conventions := uint8(len(agentgen.Conventions()))
+	natural := make([]int, conventions) // leaks found in the run as generated
+	for c := range conventions {
+		natural[c] = len(buildContentInput(t, c, 7, 0x09, slices.Clone(values), nil).leaks(t))
+	}
+	for form := range numForms {
+		for place := range numPlaces {
+			for _, variant := range []uint8{0x00, 0x13, 0x66, 0xff} {
+				c := (form + place + variant) % conventions
+				p := placement{value: 1, form: form, place: place, target: 4, variant: variant}
+				planted := buildContentInput(t, c, 7, 0x09, slices.Clone(values), []placement{p})
+				if found := len(planted.leaks(t)); found <= natural[c] {
+					t.Errorf("%+v in %s: %d leaks found with the copy, %d without", p, agentgen.Conventions()[c], found, natural[c])
+				}
+			}
+		}
+	}
+}
+
+// contentInput is one input, built: the batches, the rules, and the leaves that must not survive.
+type contentInput struct {
+	batches []ptrace.Traces
+	rules   *contentRules
+	leaves  []string
+}
+
+// maxValueBytes bounds the record's values: room for any real name, email or note, and for a
+// leaf that nests escapes; longer ones only slow the fuzzer down.
+const maxValueBytes = 64
+
+// buildContentInput generates the support run, puts values (made valid UTF-8, cut to
+// maxValueBytes) in its customer record, splits it into batches and plants the copies.
+func buildContentInput(t *testing.T, convention, seed, batching uint8, values []string, placements []placement) contentInput {
+	t.Helper()
+	conventions := agentgen.Conventions()
+	run, err := agentgen.Generate("support", agentgen.Options{Convention: conventions[int(convention)%len(conventions)], Seed: uint64(seed)})
+	require.NoError(t, err)
+	for i, v := range values {
+		v = strings.ToValidUTF8(v, "\uFFFD")
+		for len(v) > maxValueBytes {
+			_, size := utf8.DecodeLastRuneInString(v)
+			v = v[:len(v)-size]
+		}
+		values[i] = v
+	}
+	values = setCustomerRecord(t, run.Traces, values)
+	batches := splitRunIntoBatches(t, run.Traces, batching)
+	plantCopies(batches, values, placements)
+	rules := newContentRules()
+	return contentInput{batches: batches, rules: rules, leaves: rules.withheldLeaves(t, batches[0], values)}
+}
+
+// leaks searches the batches, as they are now, for the withheld leaves.
+func (in contentInput) leaks(t *testing.T) []string {
+	t.Helper()
+	c := leakCheck{rules: in.rules}
+	for i, b := range in.batches {
+		c.collect(t, fmt.Sprintf("batch %d", i+1), b)
+	}
+	return c.leaks(in.leaves)
+}
+
+// contentSeed is one seed input: which run, how it is batched, the record's values and where
+// copies of them are planted.
+type contentSeed struct {
+	convention, seed, batching uint8
+	values                     [5]string
+	placements                 []placement
+}
+
+// The seeds cover every convention, every form and every place, with values that need escaping
+// (quotes, backslashes, control characters, HTML characters, non-ASCII, astral characters, line
+// separators) and one that is itself a JSON document.
+var contentSeeds = []contentSeed{
+	{0, 1, 0x00, [5]string{"cus_7f3a9c0d12ee45", `Zoë "Q" O'Brien-Łukasiewicz`, "zoe.obrien+vip@example.com", "enterprise annual", "Called 4 times; prefers contact after 6pm.\nAllergic to cats."},
+		[]placement{
+			{1, formPlain, placeAttribute, 3, 0}, {2, formJSON, placeEventAttribute, 5, 0x43}, {4, formEscaped, placeStatus, 5, 0},
+			{1, formPython, placeSpanName, 3, 1}, {3, formDoubleEncoded, placeLinkAttribute, 4, 1}, {2, formOTLPValue, placeResource, 0, 2},
+		}},
+	{1, 2, 0x81, [5]string{`C:\Users\zoe\card.txt`, "Jürgen Weiß-Müller", "jw@example.de", "tab\there\x01ctl\x7fdel", "<b>VIP</b> & \"loyal\" since 2019 — 😀"},
+		[]placement{
+			{0, formEscaped, placeAttribute, 3, 0}, {1, formPython, placeAttribute, 5, 0}, {4, formJSON, placeSpanName, 5, 0x81},
+			{2, formOTLPValue, placeEventAttribute, 3, 1}, {3, formDoubleEncoded, placeScope, 1, 6}, {4, formPlain, placeEventName, 4, 0x10},
+		}},
+	{2, 3, 0x09, [5]string{"cus_0a1b2c3d4e5f60", "Ana María Pérez", "ana.perez@example.es", `{"card":"4242 4242 4242 4242","cvc":"123"}`, "line\u2028separator and \\u00e9 written out"},
+		[]placement{
+			{3, formPlain, placeAttribute, 5, 1}, {1, formDoubleEncoded, placeAttribute, 3, 4}, {4, formPython, placeStatus, 4, 1},
+			{2, formJSON, placeLinkAttribute, 5, 0x22}, {0, formOTLPValue, placeScope, 2, 0}, {1, formEscaped, placeEventName, 3, 0},
+		}},
+	{3, 4, 0x1a, [5]string{"cus_99aa88bb77cc66", "Søren Kierkegaard-Østergaard", "soren@example.dk", "🎉 astral plan 🎉", `notes: "quoted", back\slash, /slash/`},
+		[]placement{
+			{4, formDoubleEncoded, placeEventAttribute, 3, 2}, {1, formOTLPValue, placeAttribute, 5, 3}, {2, formPlain, placeResource, 1, 2},
+			{3, formPython, placeLinkAttribute, 4, 0}, {0, formJSON, placeStatus, 3, 0x05}, {4, formEscaped, placeSpanName, 4, 0},
+		}},
+}
+
+// Forms a planted copy takes.
+const (
+	// formPlain: the value in text, between words or glued to letters.
+	formPlain uint8 = iota
+	// formJSON: a JSON document holding the value under a key that is not kept, nested one to four
+	// deep, perhaps in an array, written by encoding/json with or without HTML escaping.
+	formJSON
+	// formEscaped: the value JSON-escaped as json.Marshal writes it, in text.
+	formEscaped
+	// formPython: the value escaped as Python's json.dumps writes it (\uXXXX for every non-ASCII
+	// character), in a dict or in text.
+	formPython
+	// formDoubleEncoded: a JSON string holding a JSON document holding the value, perhaps inside one
+	// more document (escaped two or three times in all).
+	formDoubleEncoded
+	// formOTLPValue: an OTLP map or slice holding the value; as text where a place holdsLeaf only text.
+	formOTLPValue
+	numForms
+)
+
+// Places a planted copy goes.
+const (
+	placeAttribute uint8 = iota
+	placeSpanName
+	placeStatus
+	placeEventName
+	placeEventAttribute
+	placeLinkAttribute
+	placeResource
+	placeScope
+	numPlaces
+)
+
+// placement plants one copy of record value number value, in form, at place on span (or batch)
+// number target; variant picks the details of the form.
+type placement struct{ value, form, place, target, variant uint8 }
+
+// maxPlacements bounds the copies per input: more would slow the fuzzer, not find more.
+const maxPlacements = 8
+
+func encodePlacements(ps ...placement) []byte {
+	var b []byte
+	for _, p := range ps {
+		b = append(b, p.value, p.form, p.place, p.target, p.variant)
+	}
+	return b
+}
+
+func decodePlacements(b []byte) []placement {
+	var ps []placement
+	for len(b) >= 5 && len(ps) < maxPlacements {
+		ps = append(ps, placement{b[0], b[1] % numForms, b[2] % numPlaces, b[3], b[4]})
+		b = b[5:]
+	}
+	return ps
+}
+
+// findCustomerSpan is the support run's find_customer span: the one carrying a data class.
+func findCustomerSpan(td ptrace.Traces) (ptrace.Span, bool) {
+	var found ptrace.Span
+	ok := false
+	collectortest.ForEachSpan(td, func(s ptrace.Span) {
+		if v, has := s.Attributes().Get(createDefaultConfig().DataClassAttribute); has && v.Str() == "customer" && !ok {
+			found, ok = s, true
+		}
+	})
+	return found, ok
+}
+
+// customerRecordStrings returns the string values of the customer record in the data-class span's result,
+// in the order the tool wrote them.
+func customerRecordStrings(span ptrace.Span) []string {
+	var values []string
+	for _, v := range span.Attributes().All() {
+		doc, ok := parseOrderedJSON(v.AsString())
+		if !ok || doc.kind != '{' {
+			continue
+		}
+		rows := doc.member("rows")
+		if rows == nil || rows.kind != '[' || len(rows.elems) == 0 || rows.elems[0].kind != '{' {
+			continue
+		}
+		for _, e := range rows.elems[0].elems {
+			if e.kind == '"' {
+				values = append(values, e.text)
+			}
+		}
+		return values
+	}
+	return nil
+}
+
+// setCustomerRecord puts the fuzzer's values (made valid UTF-8) in the customer record, in the order
+// the tool writes its fields, wherever the run's spans carry the record: in the tool's result and in
+// the transcripts that read it back, and in any later call that repeats one (issue_refund's
+// customer_id). Every place holdsLeaf the record as JSON, so each value is replaced as the JSON string
+// literal agentgen wrote. It returns the values the record now holdsLeaf.
+func setCustomerRecord(t *testing.T, td ptrace.Traces, values []string) []string {
+	t.Helper()
+	span, ok := findCustomerSpan(td)
+	require.True(t, ok, "agentgen: a support run has a span with tool.data_class=customer")
+	old := customerRecordStrings(span)
+	require.NotEmpty(t, old, "agentgen: find_customer's result holdsLeaf rows[0] with string fields")
+	var pairs []string
+	now := slices.Clone(old)
+	for i := range min(len(old), len(values)) {
+		now[i] = values[i]
+		pairs = append(pairs, jsonStringLiteral(old[i], false), jsonStringLiteral(now[i], false))
+	}
+	replace := strings.NewReplacer(pairs...)
+	rewrite := func(m pcommon.Map) {
+		for _, v := range m.All() {
+			if v.Type() == pcommon.ValueTypeStr {
+				v.SetStr(replace.Replace(v.Str()))
+			}
+		}
+	}
+	for _, rs := range td.ResourceSpans().All() {
+		rewrite(rs.Resource().Attributes())
+	}
+	collectortest.ForEachSpan(td, func(s ptrace.Span) { rewrite(s.Attributes()) })
+	require.Equal(t, now, customerRecordStrings(span), "the record's values were not all replaced")
+	return now
+}
+
+// splitRunIntoBatches cuts a run (one resource, one scope) into one to three batches, each with the run's
+// resource and scope, at points batching picks. Its high bit sends the root span last, as an SDK
+// exports it (a span is exported when it ends). find_customer's span is always in the first batch:
+// the promise holdsLeaf from the batch that shows the result.
+func splitRunIntoBatches(t *testing.T, td ptrace.Traces, batching uint8) []ptrace.Traces {
+	t.Helper()
+	rs := td.ResourceSpans().At(0)
+	ss := rs.ScopeSpans().At(0)
+	var order []ptrace.Span
+	for _, s := range ss.Spans().All() {
+		order = append(order, s)
+	}
+	if batching&0x80 != 0 {
+		root := slices.IndexFunc(order, func(s ptrace.Span) bool { return s.ParentSpanID().IsEmpty() })
+		order = append(slices.Delete(order, root, root+1), order[root])
+	}
+	dc := slices.IndexFunc(order, func(s ptrace.Span) bool {
+		v, ok := s.Attributes().Get(createDefaultConfig().DataClassAttribute)
+		return ok && v.Str() == "customer"
+	})
+	require.GreaterOrEqual(t, dc, 0)
+	n := len(order)
+	first := dc + 1 + int(batching&7)%(n-dc)
+	second := first + int(batching>>3&15)%(n-first+1)
+	var batches []ptrace.Traces
+	for _, cut := range [][2]int{{0, first}, {first, second}, {second, n}} {
+		if cut[0] == cut[1] {
+			continue
+		}
+		b := ptrace.NewTraces()
+		brs := b.ResourceSpans().AppendEmpty()
+		rs.Resource().CopyTo(brs.Resource())
+		bss := brs.ScopeSpans().AppendEmpty()
+		ss.Scope().CopyTo(bss.Scope())
+		for _, s := range order[cut[0]:cut[1]] {
+			s.CopyTo(bss.Spans().AppendEmpty())
+		}
+		batches = append(batches, b)
+	}
+	return batches
+}
+
+// plantCopies adds the placements' copies of the record's values to the batches. Copies never go under
+// a kept key, into an id attribute, or into the name of find_customer's span (renaming it could hide
+// the call, and the promise starts from a call that was seen).
+func plantCopies(batches []ptrace.Traces, values []string, placements []placement) {
+	var spans []ptrace.Span
+	for _, b := range batches {
+		collectortest.ForEachSpan(b, func(s ptrace.Span) { spans = append(spans, s) })
+	}
+	dc, _ := findCustomerSpan(batches[0])
+	for i, p := range placements {
+		value := values[int(p.value)%len(values)]
+		key := "app.note." + strconv.Itoa(i)
+		span := spans[int(p.target)%len(spans)]
+		batch := batches[int(p.target)%len(batches)]
+		switch p.place {
+		case placeAttribute:
+			putPlanted(span.Attributes(), key, value, p)
+		case placeSpanName:
+			if span.SpanID() == dc.SpanID() {
+				span = spans[(int(p.target)+1)%len(spans)]
+			}
+			span.SetName(span.Name() + " " + plantedText(value, p))
+		case placeStatus:
+			msg := span.Status().Message()
+			if msg != "" {
+				msg += " "
+			}
+			span.Status().SetMessage(msg + plantedText(value, p))
+		case placeEventName:
+			span.Events().AppendEmpty().SetName(plantedText(value, p))
+		case placeEventAttribute:
+			e := span.Events().AppendEmpty()
+			e.SetName("app.note")
+			putPlanted(e.Attributes(), "detail", value, p)
+		case placeLinkAttribute:
+			l := span.Links().AppendEmpty()
+			l.SetTraceID(dc.TraceID())
+			l.SetSpanID(dc.SpanID())
+			putPlanted(l.Attributes(), key, value, p)
+		case placeResource:
+			putPlanted(batch.ResourceSpans().At(0).Resource().Attributes(), key, value, p)
+		case placeScope:
+			putPlanted(batch.ResourceSpans().At(0).ScopeSpans().At(0).Scope().Attributes(), key, value, p)
+		}
+	}
+}
+
+// putPlanted puts a planted copy under key: as an OTLP map or slice for formOTLPValue, as text
+// otherwise.
+func putPlanted(m pcommon.Map, key, value string, p placement) {
+	if p.form != formOTLPValue {
+		m.PutStr(key, plantedText(value, p))
+		return
+	}
+	depth := 1 + int(p.variant)%3
+	if p.variant&0x10 != 0 {
+		s := m.PutEmptySlice(key)
+		s.AppendEmpty().SetStr("first")
+		s.AppendEmpty().SetInt(7)
+		inner := s.AppendEmpty()
+		for d := 1; d < depth; d++ {
+			inner = inner.SetEmptyMap().PutEmpty(plantKeys[d%len(plantKeys)])
+		}
+		inner.SetStr(value)
+		return
+	}
+	inner := m.PutEmptyMap(key)
+	for d := 1; d < depth; d++ {
+		inner = inner.PutEmptyMap(plantKeys[d%len(plantKeys)])
+	}
+	if p.variant&0x20 != 0 {
+		s := inner.PutEmptySlice("items")
+		s.AppendEmpty().SetStr("other")
+		s.AppendEmpty().SetStr(value)
+		return
+	}
+	inner.PutStr("note", value)
+}
+
+// plantKeys are the keys planted JSON and maps nest under: none of them kept.
+var plantKeys = []string{"details", "payload", "data", "context", "extra"}
+
+// plantedText renders a planted copy as text in the placement's form.
+func plantedText(value string, p placement) string {
+	v := p.variant
+	switch p.form {
+	case formPlain:
+		if v&0x10 != 0 {
+			return "x" + value + "y"
+		}
+		before := []string{"Customer said", "see", "re:", "note -"}[v%4]
+		after := []string{"again.", "(verified)", "thanks", ""}[(v>>2)%4]
+		return before + " " + value + " " + after
+	case formEscaped:
+		escaped := jsonStringLiteral(value, true)
+		return "record: " + escaped[1:len(escaped)-1] + " (copied)"
+	case formPython:
+		if v&1 != 0 {
+			return `{"note": "` + pythonJSONEscape(value) + `", "count": 1}`
+		}
+		return "record: " + pythonJSONEscape(value) + " (copied)"
+	case formDoubleEncoded:
+		inner := jsonStringLiteral(value, true)
+		if v&2 != 0 {
+			inner = `"` + pythonJSONEscape(value) + `"`
+		}
+		doc := `{"note":` + inner + `}`
+		text := jsonStringLiteral(doc, false) // a JSON string holding the document
+		if v&1 != 0 {
+			text = `{"payload":` + text + `}`
+		}
+		if v&4 != 0 {
+			text = `{"context":` + jsonStringLiteral(text, false) + `}`
+		}
+		return text
+	}
+	// formJSON, and formOTLPValue where only text fits.
+	var doc any = map[string]any{"note": value}
+	if v&0x40 != 0 {
+		doc = []any{"other", value, 3}
+	}
+	for d := 1 + int(v)%4; d > 1; d-- {
+		doc = map[string]any{plantKeys[(int(v>>2)+d)%len(plantKeys)]: doc}
+	}
+	return encodeJSONText(doc, v&0x80 != 0)
+}
+
+// contentRules are the processor's rules, as configured in the test (the defaults plus
+// tools: {find_customer: customer}), that decide what is withheld and what the search leaves alone.
+type contentRules struct {
+	kept, structural, protected map[string]bool
+}
+
+func newContentRules() *contentRules {
+	cfg := createDefaultConfig()
+	reg := agentspan.NewRegistry(nil)
+	set := func(lists ...[]string) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range lists {
+			for _, k := range l {
+				m[k] = true
+			}
+		}
+		return m
+	}
+	return &contentRules{
+		kept:       set(cfg.KeptKeys),
+		structural: set(reg.StructuralKeys(), annotation.Keys(), []string{cfg.DataClassAttribute}),
+		protected:  set(reg.IDKeys(), annotation.Keys(), []string{cfg.DataClassAttribute}),
+	}
+}
+
+// withheldLeaves lists what shaping withholds from find_customer's span in the first batch, as
+// the rule says: every attribute (the span's and its events') but the structural ones; of a string,
+// the whole string, or, if it is a JSON object or array, its string leaves not directly under a kept
+// key (inside an array, every string); of a stringified document, its leaves. Only leaves of 8
+// bytes or more are searched for. The record's values must be among them, or the test tests nothing.
+func (r *contentRules) withheldLeaves(t *testing.T, first ptrace.Traces, values []string) []string {
+	t.Helper()
+	span, ok := findCustomerSpan(first)
+	require.True(t, ok)
+	var leaves []string
+	add := func(m pcommon.Map) {
+		for k, v := range m.All() {
+			if !r.structural[k] {
+				r.attrLeaves(k, v, &leaves)
+			}
+		}
+	}
+	add(span.Attributes())
+	for _, e := range span.Events().All() {
+		if e.Name() != annotation.StuckEvent {
+			add(e.Attributes())
+		}
+	}
+	for _, v := range values {
+		var mine []string
+		r.textLeaves(v, true, &mine)
+		for _, l := range mine {
+			require.Contains(t, leaves, l, "a record value is not among the leaves withheld from find_customer's span")
+		}
+	}
+	leaves = slices.DeleteFunc(leaves, func(l string) bool { return len(l) < 8 })
+	slices.Sort(leaves)
+	return slices.Compact(leaves)
+}
+
+// attrLeaves adds the leaves shaping withholds from one attribute value under key.
+func (r *contentRules) attrLeaves(key string, v pcommon.Value, leaves *[]string) {
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		if !startsJSONContainer(v.Str()) && r.kept[key] {
+			return
+		}
+		r.textLeaves(v.Str(), false, leaves)
+	case pcommon.ValueTypeBytes:
+		*leaves = append(*leaves, string(v.Bytes().AsRaw()))
+	case pcommon.ValueTypeMap:
+		for k, inner := range v.Map().All() {
+			r.attrLeaves(k, inner, leaves)
+		}
+	case pcommon.ValueTypeSlice:
+		// A slice is withheld whole: every string in it, kept key or not.
+		var all func(v pcommon.Value)
+		all = func(v pcommon.Value) {
+			switch v.Type() {
+			case pcommon.ValueTypeStr:
+				r.textLeaves(v.Str(), true, leaves)
+			case pcommon.ValueTypeBytes:
+				*leaves = append(*leaves, string(v.Bytes().AsRaw()))
+			case pcommon.ValueTypeSlice:
+				for _, e := range v.Slice().All() {
+					all(e)
+				}
+			case pcommon.ValueTypeMap:
+				for _, e := range v.Map().All() {
+					all(e)
+				}
+			}
+		}
+		all(v)
+	}
+}
+
+// textLeaves adds the leaves of a withheld text: its JSON leaves if it is a JSON object or array,
+// itself otherwise (a text that looks like JSON but is not is withheld whole).
+func (r *contentRules) textLeaves(s string, inArray bool, leaves *[]string) {
+	if doc, ok := parseOrderedJSON(s); ok && startsJSONContainer(s) {
+		r.jsonLeaves(doc, false, inArray, leaves)
+		return
+	}
+	*leaves = append(*leaves, s)
+}
+
+func (r *contentRules) jsonLeaves(n *orderedJSON, keep, inArray bool, leaves *[]string) {
+	switch n.kind {
+	case '{':
+		for i, e := range n.elems {
+			r.jsonLeaves(e, !inArray && r.kept[n.keys[i]], inArray, leaves)
+		}
+	case '[':
+		for _, e := range n.elems {
+			r.jsonLeaves(e, false, true, leaves)
+		}
+	case '"':
+		if !keep {
+			r.textLeaves(n.text, inArray, leaves)
+		}
+	}
+}
+
+// leakCheck holdsLeaf every string of the output the search must have cleaned, and the strings the
+// rules leave alone.
+type leakCheck struct {
+	rules *contentRules
+	// searched are the strings to search, each with where it is; exempt are the values of id
+	// attributes and of kept keys.
+	searched []locatedText
+	exempt   []string
+}
+
+type locatedText struct{ where, text string }
+
+// collect reads a batch back from the OTLP JSON an exporter writes: every attribute value at any
+// depth (resource, scope, span, event, link), span and event names and status messages. Ids,
+// timestamps, attribute keys and the scope's name and version are not values and are not searched.
+func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
+	t.Helper()
+	raw, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
+	require.NoError(t, err)
+	var doc struct {
+		ResourceSpans []struct {
+			Resource   struct{ Attributes []otlpJSONKeyValue }
+			ScopeSpans []struct {
+				Scope struct{ Attributes []otlpJSONKeyValue }
+				Spans []struct {
+					Name       string
+					Attributes []otlpJSONKeyValue
+					Status     struct{ Message string }
+					Events     []struct {
+						Name       string
+						Attributes []otlpJSONKeyValue
+					}
+					Links []struct{ Attributes []otlpJSONKeyValue }
+				}
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	for _, rs := range doc.ResourceSpans {
+		c.attributes(batch+" resource", rs.Resource.Attributes)
+		for _, ss := range rs.ScopeSpans {
+			c.attributes(batch+" scope", ss.Scope.Attributes)
+			for _, s := range ss.Spans {
+				where := batch + " span " + strconv.Quote(s.Name)
+				c.text(where+" name", s.Name)
+				c.text(where+" status message", s.Status.Message)
+				c.attributes(where, s.Attributes)
+				for i, e := range s.Events {
+					c.text(fmt.Sprintf("%s event %d name", where, i), e.Name)
+					c.attributes(fmt.Sprintf("%s event %d", where, i), e.Attributes)
+				}
+				for i, l := range s.Links {
+					c.attributes(fmt.Sprintf("%s link %d", where, i), l.Attributes)
+				}
+			}
+		}
+	}
+}
+
+// otlpJSONKeyValue and otlpJSONAnyValue are the OTLP JSON encoding of an attribute and its value.
+type otlpJSONKeyValue struct {
+	Key   string
+	Value otlpJSONAnyValue
+}
+
+type otlpJSONAnyValue struct {
+	StringValue *string
+	BytesValue  []byte // base64 in JSON: encoding/json decodes it
+	ArrayValue  *struct{ Values []otlpJSONAnyValue }
+	KvlistValue *struct{ Values []otlpJSONKeyValue }
+}
+
+// attributes collects a top-level attribute map: the id attributes are left alone whole.
+func (c *leakCheck) attributes(where string, kvs []otlpJSONKeyValue) {
+	for _, kv := range kvs {
+		if c.rules.protected[kv.Key] {
+			c.exemptValue(kv.Value)
+			continue
+		}
+		c.value(where+" attribute "+kv.Key, kv.Key, kv.Value)
+	}
+}
+
+// value collects one OTLP value under key (a string directly under a kept key is left alone).
+func (c *leakCheck) value(where, key string, v otlpJSONAnyValue) {
+	switch {
+	case v.StringValue != nil && c.rules.kept[key]:
+		c.exempt = append(c.exempt, *v.StringValue)
+	case v.StringValue != nil:
+		c.text(where, *v.StringValue)
+	case v.BytesValue != nil:
+		c.text(where, string(v.BytesValue))
+	case v.ArrayValue != nil:
+		for i, e := range v.ArrayValue.Values {
+			c.value(fmt.Sprintf("%s[%d]", where, i), "", e)
+		}
+	case v.KvlistValue != nil:
+		for _, kv := range v.KvlistValue.Values {
+			c.value(where+"."+kv.Key, kv.Key, kv.Value)
+		}
+	}
+}
+
+func (c *leakCheck) exemptValue(v otlpJSONAnyValue) {
+	switch {
+	case v.StringValue != nil:
+		c.exempt = append(c.exempt, *v.StringValue)
+	case v.BytesValue != nil:
+		c.exempt = append(c.exempt, string(v.BytesValue))
+	case v.ArrayValue != nil:
+		for _, e := range v.ArrayValue.Values {
+			c.exemptValue(e)
+		}
+	case v.KvlistValue != nil:
+		for _, kv := range v.KvlistValue.Values {
+			c.exemptValue(kv.Value)
+		}
+	}
+}
+
+// text collects a string: a JSON document member by member (keys and numbers too, since a key or
+// number can hold a leaf; a string directly under a kept key is left alone; a string holding a
+// document is read as one), any other text whole. Reading a document member by member keeps a
+// leaf from being "found" across the document's own syntax.
+func (c *leakCheck) text(where, s string) {
+	if s == "" {
+		return
+	}
+	if doc, ok := parseOrderedJSON(s); ok && (startsJSONContainer(s) || doc.kind == '"') {
+		c.document(where, doc)
+		return
+	}
+	c.searched = append(c.searched, locatedText{where, s})
+}
+
+func (c *leakCheck) document(where string, n *orderedJSON) {
+	switch n.kind {
+	case '{':
+		for i, e := range n.elems {
+			key := n.keys[i]
+			c.text(where+" key", key)
+			if e.kind == '"' && c.rules.kept[key] {
+				c.exempt = append(c.exempt, e.text)
+				continue
+			}
+			c.document(where+"."+key, e)
+		}
+	case '[':
+		for i, e := range n.elems {
+			c.document(fmt.Sprintf("%s[%d]", where, i), e)
+		}
+	case '"':
+		c.text(where, n.text)
+	case '0':
+		c.searched = append(c.searched, locatedText{where, n.text})
+	}
+}
+
+// withheldMarkers are what the processor writes in place of a value. A leaf that spells one whole can be
+// formed by the processor's own output and cannot be told from it, so it is not searched for; other
+// leaves are searched for in text with the withheldMarkers taken out, so one that runs into a marker ("eld]
+// word") is not found in the processor's own writing.
+var withheldMarkers = regexp.MustCompile(`\[(\d+ )?` + regexp.QuoteMeta(strings.Trim(countsonly.Withheld, "[]")) + `\]`)
+
+// maxEscapeDecodes is how many times the search decodes a text's JSON escapes: a value planted as deep
+// as formDoubleEncoded nests it (three levels) is found.
+const maxEscapeDecodes = 3
+
+// holdsLeaf reports whether text holdsLeaf leaf verbatim or behind up to maxEscapeDecodes levels of JSON escapes.
+func holdsLeaf(text, leaf string) bool {
+	for level := 0; ; level++ {
+		text = withheldMarkers.ReplaceAllLiteralString(text, "\x00")
+		if strings.Contains(text, leaf) {
+			return true
+		}
+		if level == maxEscapeDecodes || !strings.Contains(text, `\`) {
+			return false
+		}
+		text = decodeJSONEscapes(text)
+	}
+}
+
+// leaks returns a description of every leaf found in the output. Leaves the rules let stand
+// somewhere (inside an id or a kept value: a surname is both the search query and part of a
+// name) or that spell a marker are not searched for.
+func (c *leakCheck) leaks(leaves []string) []string {
+	var found []string
+	for _, leaf := range leaves {
+		if withheldMarkers.MatchString(leaf) || slices.ContainsFunc(c.exempt, func(s string) bool { return holdsLeaf(s, leaf) }) {
+			continue
+		}
+		for _, s := range c.searched {
+			if holdsLeaf(s.text, leaf) {
+				found = append(found, fmt.Sprintf("withheld leaf %q survives in %s: %q", leaf, s.where, s.text))
+			}
+		}
+	}
+	return found
+}
+
+// startsJSONContainer is the processor's test for a JSON value: it starts, after JSON white space, with an
+// object or an array.
+func startsJSONContainer(s string) bool {
+	s = strings.TrimLeft(s, " \t\r\n")
+	return s != "" && (s[0] == '{' || s[0] == '[')
+}
+
+// orderedJSON is a parsed JSON value that keeps member order and repeated keys: kind is '{', '[', '"'
+// (text is the decoded string), '0' (a number, text as written) or 'l' (true, false, null).
+type orderedJSON struct {
+	kind  byte
+	text  string
+	keys  []string
+	elems []*orderedJSON
+}
+
+func (n *orderedJSON) member(key string) *orderedJSON {
+	for i, k := range n.keys {
+		if k == key {
+			return n.elems[i]
+		}
+	}
+	return nil
+}
+
+// parseOrderedJSON parses s if it is exactly one valid JSON value.
+func parseOrderedJSON(s string) (*orderedJSON, bool) {
+	if !json.Valid([]byte(s)) {
+		return nil, false
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	n, err := parseOrderedValue(dec)
+	if err != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return n, true
+}
+
+func parseOrderedValue(dec *json.Decoder) (*orderedJSON, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok := tok.(type) {
+	case json.Delim:
+		n := &orderedJSON{kind: byte(tok)}
+		for dec.More() {
+			if n.kind == '{' {
+				key, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				n.keys = append(n.keys, key.(string))
+			}
+			e, err := parseOrderedValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.elems = append(n.elems, e)
+		}
+		_, err := dec.Token() // the closing delimiter
+		return n, err
+	case string:
+		return &orderedJSON{kind: '"', text: tok}, nil
+	case json.Number:
+		return &orderedJSON{kind: '0', text: tok.String()}, nil
+	}
+	return &orderedJSON{kind: 'l'}, nil
+}
+
+// encodeJSONText writes v as encoding/json does: json.Marshal (HTML characters escaped) or an Encoder
+// without HTML escaping, as JS and Python SDKs and agentgen write.
+func encodeJSONText(v any, escapeHTML bool) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// jsonStringLiteral is s as a JSON string literal, quotes included.
+func jsonStringLiteral(s string, escapeHTML bool) string { return encodeJSONText(s, escapeHTML) }
+
+// pythonJSONEscape is s as the inside of a string Python's json.dumps writes (ensure_ascii, the
+// default): short escapes for quote, backslash and \b\f\n\r\t, \u00XX for other control
+// characters, and \uXXXX (a surrogate pair above U+FFFF) for every character past ASCII.
+func pythonJSONEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case r < 0x80:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, hi, lo)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// decodeJSONEscapes decodes every JSON escape sequence in s wherever it stands (s need not be a JSON
+// string), as a reader of an encoded value would; a backslash that starts no escape stays, and an
+// unpaired surrogate becomes U+FFFD, as encoding/json decodes it.
+func decodeJSONEscapes(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		switch e := s[i+1]; e {
+		case '"', '\\', '/':
+			b.WriteByte(e)
+			i += 2
+		case 'b', 'f', 'n', 'r', 't':
+			b.WriteByte(map[byte]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[e])
+			i += 2
+		case 'u':
+			r, ok := parseHex4(s[i+2:])
+			if !ok {
+				b.WriteByte('\\')
+				i++
+				continue
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				lo, ok := rune(0), false
+				if strings.HasPrefix(s[i:], `\u`) {
+					lo, ok = parseHex4(s[i+2:])
+				}
+				if pair := utf16.DecodeRune(r, lo); ok && pair != utf8.RuneError {
+					r = pair
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b.WriteRune(r)
+		default:
+			b.WriteByte('\\')
+			i++
+		}
+	}
+	return b.String()
+}
+
+func parseHex4(s string) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s[:4], 16, 32)
+	return rune(v), err == nil
+}
+
+func spanIDsInOrder(td ptrace.Traces) []pcommon.SpanID {
+	var ids []pcommon.SpanID
+	collectortest.ForEachSpan(td, func(s ptrace.Span) { ids = append(ids, s.SpanID()) })
+	return ids
+}
