@@ -8,6 +8,7 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/common"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/grafana/grafana-foundation-sdk/go/heatmap"
 	"github.com/grafana/grafana-foundation-sdk/go/prometheus"
 	"github.com/grafana/grafana-foundation-sdk/go/stat"
 	"github.com/grafana/grafana-foundation-sdk/go/timeseries"
@@ -23,21 +24,51 @@ const datasourceVar = "datasource"
 // _total at this collector release); internal/promcheck checks every one against the served set.
 // The collector's own labels (otel_scope_*, processor, pipeline) are summed away.
 const (
-	exprStuckByAgent   = `sum by (gen_ai_agent_name, reason) (increase(otelcol_processor_agentguard_stuck_episodes[$__rate_interval]))`
-	exprStuckLifetime  = `sum by (gen_ai_agent_name, reason) (otelcol_processor_agentguard_stuck_episodes)`
-	exprBarrenShare    = `sum(rate(otelcol_processor_agentguard_steps{progress="false"}[$__rate_interval])) / sum(rate(otelcol_processor_agentguard_steps[$__rate_interval]))`
-	exprStepsByKind    = `sum by (progress) (rate(otelcol_processor_agentguard_steps[$__rate_interval]))`
+	exprStuckByAgent  = `sum by (gen_ai_agent_name, reason) (increase(otelcol_processor_agentguard_stuck_episodes[$__rate_interval]))`
+	exprStuckLifetime = `sum by (gen_ai_agent_name, reason) (otelcol_processor_agentguard_stuck_episodes)`
+	// Barren among the steps agentguard could judge: unjudged steps (progress="unknown") are neither.
+	exprBarrenShare    = `sum by (gen_ai_agent_name) (rate(otelcol_processor_agentguard_steps{progress="false"}[$__rate_interval])) / sum by (gen_ai_agent_name) (rate(otelcol_processor_agentguard_steps{progress=~"true|false"}[$__rate_interval]))`
+	exprStepsByVerdict = `sum by (progress) (rate(otelcol_processor_agentguard_steps[$__rate_interval]))`
 	exprPollsExempt    = `sum(rate(otelcol_processor_agentguard_polls_exempt[$__rate_interval]))`
 	exprActiveRuns     = `sum(otelcol_processor_agentguard_runs_active)`
 	exprRunsEvicted    = `sum by (reason) (increase(otelcol_processor_agentguard_runs_evicted[$__rate_interval]))`
+
+	// Every outcome of every agent is served from zero; "> 0" keeps the empty ones out of the legend.
+	exprRunsByOutcome = `sum by (gen_ai_agent_name, outcome) (increase(otelcol_processor_agentguard_runs_finished[$__rate_interval])) > 0`
+	// The shares read the same windows as their alerts, so the threshold line means what the alert does.
+	exprCutOffShare      = `sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_runs_finished{outcome="cut_off"}[1h])) / sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_runs_finished[1h]))`
+	exprOverBudgetShare  = `sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_runs_finished{outcome="over_budget"}[1h])) / sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_runs_finished[1h]))`
+	exprToolFailureShare = `sum by (gen_ai_agent_name, gen_ai_tool_name) (increase(otelcol_processor_agentguard_tool_calls{outcome="failed"}[30m])) / sum by (gen_ai_agent_name, gen_ai_tool_name) (increase(otelcol_processor_agentguard_tool_calls[30m]))`
+	exprUnjudgedShare    = `sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_steps{progress="unknown"}[30m])) / sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_steps[30m]))`
+	exprRoundsHeatmap    = `sum by (le) (increase(otelcol_processor_agentguard_run_rounds_bucket[$__rate_interval]))`
+	exprRoundsMedian     = `histogram_quantile(0.5, sum by (gen_ai_agent_name, le) (rate(otelcol_processor_agentguard_run_rounds_bucket[1h])))`
+	exprRoundsP90        = `histogram_quantile(0.9, sum by (gen_ai_agent_name, le) (rate(otelcol_processor_agentguard_run_rounds_bucket[1h])))`
+	// Mean turn efficiency, max(0, 1-(rounds-1)*0.2), exactly: a run of r whole rounds (1 <= r <= 5)
+	// lies in the 6-r buckets le=r..5, so 0.2 * (those buckets) / count is the mean. le matches "1" and
+	// "1.0" alike (Prometheus 3 writes the decimal). The same expression as AgentTurnEfficiencyDropped.
+	exprTurnEfficiency          = `0.2 * sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_run_rounds_bucket{le=~"[1-5]|[1-5][.]0"}[1h])) / sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_run_rounds_count[1h]))`
+	exprTurnEfficiencyDayBefore = `0.2 * sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_run_rounds_bucket{le=~"[1-5]|[1-5][.]0"}[1d] offset 1h)) / sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_run_rounds_count[1d] offset 1h))`
+	exprDurationMedian          = `histogram_quantile(0.5, sum by (gen_ai_agent_name, le) (rate(otelcol_processor_agentguard_run_duration_bucket[1h])))`
+	exprDurationP90             = `histogram_quantile(0.9, sum by (gen_ai_agent_name, le) (rate(otelcol_processor_agentguard_run_duration_bucket[1h])))`
+
 	exprValuesWithheld = `sum(rate(otelcol_processor_shapeonly_values_withheld[$__rate_interval]))`
 	exprRecordsShaped  = `sum(rate(otelcol_processor_shapeonly_records_shaped[$__rate_interval]))`
+	exprContentMatches = `sum(rate(otelcol_processor_shapeonly_content_matches[$__rate_interval]))`
+	exprFingerprints   = `sum by (instance) (otelcol_processor_shapeonly_fingerprints)`
 	exprValuesFailed   = `sum(increase(otelcol_processor_shapeonly_values_failed[$__rate_interval]))`
 	exprMemoryEvicted  = `sum by (reason) (increase(otelcol_processor_shapeonly_memory_evicted[$__rate_interval]))`
 )
 
-// barrenThreshold is the share of barren steps at which AgentBarrenStepsHigh fires (over 15m, for 15m).
-const barrenThreshold = 0.5
+// The thresholds of the alerts the panels draw (deploy/prometheus/agentotel-rules.yaml; why these
+// numbers: docs/alerting.md).
+const (
+	barrenThreshold        = 0.5  // AgentBarrenStepsHigh, over 15m
+	unjudgedThreshold      = 0.5  // AgentStepsUnjudged, over 30m
+	cutOffThreshold        = 0.1  // AgentRunsCutOff, over 1h
+	overBudgetThreshold    = 0.05 // AgentRunsOverBudget, over 1h
+	toolFailureThreshold   = 0.25 // AgentToolCallsFailing, over 30m
+	turnEfficiencyDropStep = 0.2  // AgentTurnEfficiencyDropped: one more round per run
+)
 
 // Build returns the agentotel dashboard: agentguard's view of agent runs, then shapeonly's shaping.
 func Build() (dashboard.Dashboard, error) {
@@ -46,7 +77,7 @@ func Build() (dashboard.Dashboard, error) {
 
 	b := dashboard.NewDashboardBuilder("agentotel: agent runs and shaping").
 		Uid(UID).
-		Description("otelcol-agent's own metrics: agentguard (stuck episodes, barren steps, run state) and shapeonly (values withheld, shaping failures, call memory). Alerts: docs/alerting.md.").
+		Description("otelcol-agent's own metrics: agentguard (stuck episodes, barren and unjudged steps, run state, how runs end, tool failures, model rounds) and shapeonly (values withheld, found by content, shaping failures, memory). Alerts: docs/alerting.md.").
 		Tags([]string{"agentotel", "otelcol-agent", "generated"}).
 		Refresh("30s").
 		Time("now-3h", "now").
@@ -74,31 +105,15 @@ func Build() (dashboard.Dashboard, error) {
 		ReduceOptions(common.NewReduceDataOptionsBuilder().Calcs([]string{"lastNotNull"})).
 		Span(8).Height(8))
 
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Barren-step share").
-		Description(fmt.Sprintf("Share of judged tool calls that brought nothing new (progress=\"false\"). AgentBarrenStepsHigh fires above %.0f%% over 15 minutes, for 15 minutes, with at least 20 steps.", barrenThreshold*100)).
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprBarrenShare, "barren share")).
-		Unit("percentunit").
-		Min(0).
-		Max(1).
-		Thresholds(dashboard.NewThresholdsConfigBuilder().
-			Mode(dashboard.ThresholdsModeAbsolute).
-			Steps([]dashboard.Threshold{
-				{Value: nil, Color: "green"},
-				{Value: cog.ToPtr(barrenThreshold), Color: "red"},
-			})).
-		ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeDashed)).
-		Legend(legend()).
-		Tooltip(tooltip()).
+	b.WithPanel(share(nextID(), "Barren-step share by agent", exprBarrenShare, "{{gen_ai_agent_name}}", barrenThreshold).
+		Description(fmt.Sprintf("Share of each agent's judged tool calls that brought nothing new (progress=\"false\"); unjudged steps are left out. AgentBarrenStepsHigh fires above %.0f%% over 15 minutes, for 15 minutes, with at least 20 judged steps.", barrenThreshold*100)).
 		Span(12).Height(8))
 	b.WithPanel(timeseries.NewPanelBuilder().
 		Id(nextID()).
-		Title("Steps judged").
-		Description("Tool calls agentguard judged per second, by whether they made progress, and the polls of declared wait tools exempted from the loop and no-progress checks.").
+		Title("Steps by verdict").
+		Description("Tool calls per second, by agentguard's verdict: progress=true (something new, exempt polls included), false (barren) or unknown (unjudged: no convention could read the result), and the polls of declared wait tools exempted from the loop and no-progress checks.").
 		Datasource(datasourceRef()).
-		WithTarget(query("A", exprStepsByKind, "progress={{progress}}")).
+		WithTarget(query("A", exprStepsByVerdict, "progress={{progress}}")).
 		WithTarget(query("B", exprPollsExempt, "exempt polls")).
 		Unit("ops").
 		Min(0).
@@ -133,6 +148,85 @@ func Build() (dashboard.Dashboard, error) {
 		Description("Run states dropped before their run ended: idle (run_idle_timeout, housekeeping) or capacity (max_runs reached: AgentguardStateAtCapacity).").
 		Span(24).Height(8))
 
+	b.WithRow(dashboard.NewRowBuilder("How runs end (agentguard)").Id(nextID()))
+
+	b.WithPanel(events(nextID(), "Runs finished by agent and outcome", exprRunsByOutcome, "{{gen_ai_agent_name}} / {{outcome}}").
+		Description("Finished runs per interval, stacked by agent and outcome: answered; cut_off (the last reply stopped at the output limit); empty (the last reply said nothing); failed (the root span failed); over_budget (longer than run_budget); stuck (stuck when it ended); abandoned (idled out without a root span).").
+		Span(24).Height(8))
+
+	b.WithPanel(share(nextID(), "Cut-off share by agent", exprCutOffShare, "{{gen_ai_agent_name}}", cutOffThreshold).
+		Description(fmt.Sprintf("Share of each agent's runs finished in the past hour whose last reply was cut off at the output limit. AgentRunsCutOff fires above %.0f%%, for 15 minutes, with at least 20 runs in the hour.", cutOffThreshold*100)).
+		Span(12).Height(8))
+	b.WithPanel(share(nextID(), "Over-budget share by agent", exprOverBudgetShare, "{{gen_ai_agent_name}}", overBudgetThreshold).
+		Description(fmt.Sprintf("Share of each agent's runs finished in the past hour that took longer than run_budget. AgentRunsOverBudget fires above %.0f%%, for 15 minutes, with at least 20 runs in the hour.", overBudgetThreshold*100)).
+		Span(12).Height(8))
+
+	b.WithPanel(share(nextID(), "Tool-call failure share by agent and tool", exprToolFailureShare, "{{gen_ai_agent_name}} / {{gen_ai_tool_name}}", toolFailureThreshold).
+		Description(fmt.Sprintf("Share of each agent's calls to each tool in the past 30 minutes that failed (error status, or a result that is only an error). AgentToolCallsFailing fires above %.0f%%, for 15 minutes, with at least 20 calls.", toolFailureThreshold*100)).
+		Span(12).Height(8))
+	b.WithPanel(share(nextID(), "Unjudged-step share by agent", exprUnjudgedShare, "{{gen_ai_agent_name}}", unjudgedThreshold).
+		Description(fmt.Sprintf("Share of each agent's tool calls in the past 30 minutes that agentguard could not judge, because no convention could read their results (progress=\"unknown\"). Near 100%%, agentguard is blind to the agent: declare its SDK in conventions. AgentStepsUnjudged fires above %.0f%%, for 15 minutes, with at least 20 steps.", unjudgedThreshold*100)).
+		Span(12).Height(8))
+
+	b.WithPanel(heatmap.NewPanelBuilder().
+		Id(nextID()).
+		Title("Model rounds per run").
+		Description("How many model calls the runs finished in each interval took, all agents together: each column is a histogram of run_rounds, darker where more runs fell.").
+		Datasource(datasourceRef()).
+		WithTarget(query("A", exprRoundsHeatmap, "{{le}}").Format(prometheus.PromQueryFormatHeatmap)).
+		Calculate(false).
+		Color(heatmap.NewHeatmapColorOptionsBuilder().
+			Mode(heatmap.HeatmapColorModeScheme).
+			Scheme("Oranges").
+			Scale(heatmap.HeatmapColorScaleExponential).
+			Exponent(0.5).
+			Steps(64)).
+		RowsFrame(heatmap.NewRowsHeatmapOptionsBuilder().Layout(common.HeatmapCellLayoutLe)).
+		YAxis(heatmap.NewYAxisConfigBuilder().Unit("short").AxisLabel("model rounds")).
+		CellValues(heatmap.NewCellValuesBuilder().Unit("short").Decimals(0)).
+		Tooltip(heatmap.NewHeatmapTooltipBuilder().Mode(common.TooltipDisplayModeSingle).YHistogram(true)).
+		ShowLegend().
+		Span(12).Height(8))
+	b.WithPanel(timeseries.NewPanelBuilder().
+		Id(nextID()).
+		Title("Model rounds per run by agent").
+		Description("Median and 90th percentile of the model calls per run, over the runs each agent finished in the past hour (interpolated within run_rounds' buckets: 1 to 6, 8, 10, 15, 20, 30, 50).").
+		Datasource(datasourceRef()).
+		WithTarget(query("A", exprRoundsMedian, "{{gen_ai_agent_name}} median")).
+		WithTarget(query("B", exprRoundsP90, "{{gen_ai_agent_name}} p90")).
+		Unit("short").
+		Min(0).
+		Legend(legend()).
+		Tooltip(tooltip()).
+		Span(12).Height(8))
+
+	b.WithPanel(timeseries.NewPanelBuilder().
+		Id(nextID()).
+		Title("Mean turn efficiency by agent").
+		Description(fmt.Sprintf("Mean of max(0, 1 - (rounds - 1) * 0.2) over the runs each agent finished in the past hour, beside its mean over the day before that: 1 is one model call per run, each extra call costs 0.2, six or more score 0. AgentTurnEfficiencyDropped fires when the hour falls more than %.1f below the day before, for 15 minutes, with at least 20 runs in each.", turnEfficiencyDropStep)).
+		Datasource(datasourceRef()).
+		WithTarget(query("A", exprTurnEfficiency, "{{gen_ai_agent_name}}")).
+		WithTarget(query("B", exprTurnEfficiencyDayBefore, "{{gen_ai_agent_name}} (day before)")).
+		Unit("none").
+		Decimals(2).
+		Min(0).
+		Max(1).
+		Legend(legend()).
+		Tooltip(tooltip()).
+		Span(12).Height(8))
+	b.WithPanel(timeseries.NewPanelBuilder().
+		Id(nextID()).
+		Title("Run duration by agent").
+		Description("Median and 90th percentile of the wall-clock time of the runs each agent finished in the past hour (interpolated within run_duration's buckets). Compare with run_budget when runs end over_budget.").
+		Datasource(datasourceRef()).
+		WithTarget(query("A", exprDurationMedian, "{{gen_ai_agent_name}} median")).
+		WithTarget(query("B", exprDurationP90, "{{gen_ai_agent_name}} p90")).
+		Unit("s").
+		Min(0).
+		Legend(legend()).
+		Tooltip(tooltip()).
+		Span(12).Height(8))
+
 	b.WithRow(dashboard.NewRowBuilder("Shaping (shapeonly)").Id(nextID()))
 
 	b.WithPanel(timeseries.NewPanelBuilder().
@@ -150,8 +244,30 @@ func Build() (dashboard.Dashboard, error) {
 	b.WithPanel(events(nextID(), "Shaping failures (values withheld whole)", exprValuesFailed, "values failed").
 		Description("Values that could not be shaped (malformed, too deep or too large) and were withheld whole: ShapeonlyShapingFailures.").
 		Span(12).Height(8))
+	b.WithPanel(timeseries.NewPanelBuilder().
+		Id(nextID()).
+		Title("Values found by content").
+		Description("Values withheld per second because they repeated, verbatim or escaped, a value withheld earlier in their trace or run: found by content, where no tool-call id or format pointed at them. Part of \"values withheld\".").
+		Datasource(datasourceRef()).
+		WithTarget(query("A", exprContentMatches, "content matches")).
+		Unit("ops").
+		Min(0).
+		Legend(legend()).
+		Tooltip(tooltip()).
+		Span(12).Height(8))
+	b.WithPanel(timeseries.NewPanelBuilder().
+		Id(nextID()).
+		Title("Fingerprints held").
+		Description("Fingerprints of withheld values that shapeonly holds to find them again, per collector (bounded by max_fingerprints; past it the oldest traces and runs are forgotten, reason fingerprints below).").
+		Datasource(datasourceRef()).
+		WithTarget(query("A", exprFingerprints, "{{instance}}")).
+		Unit("short").
+		Min(0).
+		Legend(legend()).
+		Tooltip(tooltip()).
+		Span(12).Height(8))
 	b.WithPanel(events(nextID(), "shapeonly memory evictions by reason", exprMemoryEvicted, "{{reason}}").
-		Description("Remembered data-class call ids and learnt tool names forgotten: age (tracked_call_ttl, housekeeping) or capacity (max_tracked_calls reached: ShapeonlyMemoryAtCapacity).").
+		Description("Remembered traces, runs and learnt tool names forgotten: age (memory_ttl, housekeeping), capacity (max_traces reached) or fingerprints (max_fingerprints reached); the last two raise ShapeonlyMemoryAtCapacity.").
 		Span(24).Height(8))
 
 	return b.Build()
@@ -183,6 +299,27 @@ func events(id uint32, title, expr, legendFormat string) *timeseries.PanelBuilde
 		DrawStyle(common.GraphDrawStyleBars).
 		FillOpacity(80).
 		Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal)).
+		Legend(legend()).
+		Tooltip(tooltip())
+}
+
+// share is a line per series of a share between 0 and 1, with its alert's threshold dashed in red.
+func share(id uint32, title, expr, legendFormat string, threshold float64) *timeseries.PanelBuilder {
+	return timeseries.NewPanelBuilder().
+		Id(id).
+		Title(title).
+		Datasource(datasourceRef()).
+		WithTarget(query("A", expr, legendFormat)).
+		Unit("percentunit").
+		Min(0).
+		Max(1).
+		Thresholds(dashboard.NewThresholdsConfigBuilder().
+			Mode(dashboard.ThresholdsModeAbsolute).
+			Steps([]dashboard.Threshold{
+				{Value: nil, Color: "green"},
+				{Value: cog.ToPtr(threshold), Color: "red"},
+			})).
+		ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeDashed)).
 		Legend(legend()).
 		Tooltip(tooltip())
 }

@@ -12,6 +12,9 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
 	"github.com/grafana/grafana-foundation-sdk/go/cog/plugins"
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
+	"github.com/prometheus/prometheus/promql/parser"
+
+	"github.com/agentotel/agentotel/internal/promcheck"
 )
 
 // committed is the dashboard JSON in the repository, relative to this package.
@@ -158,13 +161,76 @@ func TestDashboardShape(t *testing.T) {
 		}
 	}
 	for _, title := range []string{
-		"Stuck episodes by agent and reason", "Barren-step share", "Active runs", "Active runs over time",
+		"Stuck episodes by agent and reason", "Barren-step share by agent", "Active runs", "Active runs over time",
 		"agentguard run-state evictions by reason", "shapeonly memory evictions by reason",
 		"Values withheld", "Shaping failures (values withheld whole)",
+		"Runs finished by agent and outcome", "Cut-off share by agent", "Over-budget share by agent",
+		"Tool-call failure share by agent and tool", "Unjudged-step share by agent", "Model rounds per run",
+		"Model rounds per run by agent", "Mean turn efficiency by agent", "Values found by content", "Fingerprints held",
 	} {
 		if !titles[title] {
 			t.Errorf("no panel %q", title)
 		}
+	}
+}
+
+// A panel that draws an alert's threshold reads what the alert reads: the alert fires where the rule
+// compares the panel's expression with the panel's threshold.
+func TestPanelsDrawTheirAlertsThresholds(t *testing.T) {
+	rules, err := promcheck.ReadRules(filepath.Join("..", "..", promcheck.RulesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exprs := map[string]string{}
+	for _, g := range rules.Groups {
+		for _, r := range g.Rules {
+			exprs[r.Alert] = r.Expr
+		}
+	}
+	for _, tc := range []struct {
+		alert     string
+		threshold float64
+		compared  string // what the rule compares with the threshold; empty: the panel's window differs
+	}{
+		{"AgentBarrenStepsHigh", barrenThreshold, ""},
+		{"AgentStepsUnjudged", unjudgedThreshold, exprUnjudgedShare},
+		{"AgentRunsCutOff", cutOffThreshold, exprCutOffShare},
+		{"AgentRunsOverBudget", overBudgetThreshold, exprOverBudgetShare},
+		{"AgentToolCallsFailing", toolFailureThreshold, exprToolFailureShare},
+		{"AgentTurnEfficiencyDropped", turnEfficiencyDropStep, "(" + exprTurnEfficiencyDayBefore + " - " + exprTurnEfficiency + ")"},
+	} {
+		t.Run(tc.alert, func(t *testing.T) {
+			rule, ok := exprs[tc.alert]
+			if !ok {
+				t.Fatalf("%s has no rule %s", promcheck.RulesFile, tc.alert)
+			}
+			expr, err := promcheck.Parse(rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want string
+			if tc.compared != "" {
+				compared, err := promcheck.Parse(tc.compared)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = compared.String()
+			}
+			found := false
+			parser.Inspect(expr, func(node parser.Node, _ []parser.Node) error {
+				cmp, ok := node.(*parser.BinaryExpr)
+				if !ok || cmp.Op != parser.GTR {
+					return nil
+				}
+				if n, ok := cmp.RHS.(*parser.NumberLiteral); ok && n.Val == tc.threshold && (want == "" || cmp.LHS.String() == want) {
+					found = true
+				}
+				return nil
+			})
+			if !found {
+				t.Errorf("rule %s does not compare the panel's expression with > %v:\n\t%s", tc.alert, tc.threshold, rule)
+			}
+		})
 	}
 }
 

@@ -19,9 +19,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Served lists every metric name otelcol-agent serves on its internal telemetry endpoint (Prometheus
-// format) that our rules and dashboards may query: the collector prefixes its components' metrics with
-// otelcol_ and, at this collector release (v0.161.0), serves counters without a _total suffix.
+// Served lists every metric family otelcol-agent serves on its internal telemetry endpoint (Prometheus
+// format) that our rules and dashboards may query, named as the endpoint's "# TYPE" lines name them: the
+// collector prefixes its components' metrics with otelcol_ and, at this collector release (v0.161.0),
+// serves counters without a _total suffix. A histogram's family is served as its _bucket, _sum and
+// _count series (see Histograms and Selectable).
 //
 // Extend it when a processor gains a metric (its metadata.yaml and documentation.md say the name) or
 // when a rule or dashboard starts to use one of the collector's own metrics (say otelcol_process_*),
@@ -30,16 +32,49 @@ import (
 var Served = []string{
 	// processor/agentguard
 	"otelcol_processor_agentguard_stuck_episodes", // counter: gen_ai_agent_name, reason
-	"otelcol_processor_agentguard_steps",          // counter: progress ("true"/"false")
+	"otelcol_processor_agentguard_steps",          // counter: gen_ai_agent_name, progress ("true", "false", "unknown")
+	"otelcol_processor_agentguard_runs_finished",  // counter: gen_ai_agent_name, outcome
+	"otelcol_processor_agentguard_model_calls",    // counter: gen_ai_agent_name, finish
+	"otelcol_processor_agentguard_tool_calls",     // counter: gen_ai_agent_name, gen_ai_tool_name, outcome ("ok", "failed")
+	"otelcol_processor_agentguard_run_rounds",     // histogram: gen_ai_agent_name; model calls per finished run
+	"otelcol_processor_agentguard_run_duration",   // histogram: gen_ai_agent_name; seconds
 	"otelcol_processor_agentguard_runs_active",    // gauge
 	"otelcol_processor_agentguard_runs_evicted",   // counter: reason (idle, capacity)
 	"otelcol_processor_agentguard_polls_exempt",   // counter
 	"otelcol_processor_agentguard_runs_started",   // counter
 	// processor/shapeonly
 	"otelcol_processor_shapeonly_values_withheld", // counter
+	"otelcol_processor_shapeonly_content_matches", // counter: values withheld because they repeated a withheld value
 	"otelcol_processor_shapeonly_records_shaped",  // counter
 	"otelcol_processor_shapeonly_values_failed",   // counter
-	"otelcol_processor_shapeonly_memory_evicted",  // counter: reason (age, capacity)
+	"otelcol_processor_shapeonly_memory_evicted",  // counter: reason (age, capacity, fingerprints)
+	"otelcol_processor_shapeonly_fingerprints",    // gauge
+}
+
+// Histograms names the families in Served that are histograms. Prometheus stores a histogram only as
+// its _bucket, _sum and _count series: a query that names the family itself selects nothing.
+var Histograms = []string{
+	"otelcol_processor_agentguard_run_rounds",
+	"otelcol_processor_agentguard_run_duration",
+}
+
+// histogramSeries are the suffixes of the series a histogram family is stored as.
+var histogramSeries = []string{"_bucket", "_sum", "_count"}
+
+// Selectable returns the metric names PromQL can select from the served families: each family by its
+// own name, except a histogram, which is selectable only as its _bucket, _sum and _count series.
+func Selectable(served, histograms []string) []string {
+	var out []string
+	for _, name := range served {
+		if !slices.Contains(histograms, name) {
+			out = append(out, name)
+			continue
+		}
+		for _, suffix := range histogramSeries {
+			out = append(out, name+suffix)
+		}
+	}
+	return out
 }
 
 // The shipped files, relative to the repository root.
@@ -121,8 +156,8 @@ func MetricNames(query string) ([]string, error) {
 	return names, errors.Join(errs...)
 }
 
-// Check parses query and fails unless every metric it selects is in served.
-func Check(query string, served []string) error {
+// Check parses query and fails unless every metric it selects is in selectable (see Selectable).
+func Check(query string, selectable []string) error {
 	names, err := MetricNames(query)
 	if err != nil {
 		return err
@@ -132,9 +167,14 @@ func Check(query string, served []string) error {
 	}
 	var unknown []string
 	for _, n := range names {
-		if !slices.Contains(served, n) {
-			unknown = append(unknown, fmt.Sprintf("%q", n))
+		if slices.Contains(selectable, n) {
+			continue
 		}
+		if slices.Contains(selectable, n+"_bucket") {
+			unknown = append(unknown, fmt.Sprintf("%q (a histogram: select its _bucket, _sum or _count series)", n))
+			continue
+		}
+		unknown = append(unknown, fmt.Sprintf("%q", n))
 	}
 	if len(unknown) > 0 {
 		return fmt.Errorf("selects %s, which the collector does not serve (promcheck.Served lists what it does)", strings.Join(unknown, ", "))
@@ -142,9 +182,9 @@ func Check(query string, served []string) error {
 	return nil
 }
 
-// CheckAll checks every shipped PromQL expression of the repository rooted at root against served,
+// CheckAll checks every shipped PromQL expression of the repository rooted at root against selectable,
 // and returns how many it checked per file and one error per failing expression.
-func CheckAll(root string, served []string) (map[string]int, []error) {
+func CheckAll(root string, selectable []string) (map[string]int, []error) {
 	exprs, err := AllExprs(root)
 	if err != nil {
 		return nil, []error{err}
@@ -153,7 +193,7 @@ func CheckAll(root string, served []string) (map[string]int, []error) {
 	var errs []error
 	for _, e := range exprs {
 		perFile[e.File]++
-		if err := Check(e.Query, served); err != nil {
+		if err := Check(e.Query, selectable); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w\n\t%s", e.Where, err, strings.TrimSpace(e.Query)))
 		}
 	}

@@ -3,6 +3,7 @@ package promcheck
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,13 +14,16 @@ import (
 // root is the repository root, relative to this package.
 var root = filepath.Join("..", "..")
 
+// selectable is what the shipped PromQL may select.
+var selectable = Selectable(Served, Histograms)
+
 func TestShippedPromQLSelectsOnlyServedMetrics(t *testing.T) {
-	perFile, errs := CheckAll(root, Served)
+	perFile, errs := CheckAll(root, selectable)
 	for _, err := range errs {
 		t.Error(err)
 	}
 	// Each source must contribute: a collector that finds nothing would pass vacuously.
-	for file, min := range map[string]int{RulesFile: 6, DashboardFile: 10, GrafanaAlertsFile: 6} {
+	for file, min := range map[string]int{RulesFile: 11, DashboardFile: 20, GrafanaAlertsFile: 11} {
 		if got := perFile[file]; got < min {
 			t.Errorf("%s: found %d expressions, want at least %d", file, got, min)
 		}
@@ -31,10 +35,15 @@ func TestShippedPromQLSelectsOnlyServedMetrics(t *testing.T) {
 func TestCheckAllFindsATypoInEachFile(t *testing.T) {
 	for _, tc := range []struct{ file, from, to, where string }{
 		{RulesFile, "increase(otelcol_processor_agentguard_stuck_episodes[5m])", "increase(otelcol_processor_agentguard_stuck_episode[5m])", "AgentRunStuck"},
+		{RulesFile, "otelcol_processor_agentguard_run_rounds_count[1h]", "otelcol_processor_agentguard_run_round_count[1h]", "AgentTurnEfficiencyDropped"},
+		{RulesFile, `runs_finished{outcome="cut_off"}`, `runs_finish{outcome="cut_off"}`, "AgentRunsCutOff"},
 		{DashboardFile, "otelcol_processor_shapeonly_values_withheld[", "otelcol_processor_shapeonly_values_withheld_total[", `panel "Values withheld"`},
+		{DashboardFile, "otelcol_processor_agentguard_run_rounds_bucket[", "otelcol_processor_agentguard_run_rounds[", `panel "Model rounds per run"`},
+		{DashboardFile, "otelcol_processor_shapeonly_content_matches[", "otelcol_processor_shapeonly_content_match[", `panel "Values found by content"`},
 		{GrafanaAlertsFile, "otelcol_processor_shapeonly_memory_evicted{", "otelcol_processor_shapeonly_memory_evict{", "ShapeonlyMemoryAtCapacity"},
+		{GrafanaAlertsFile, "otelcol_processor_agentguard_tool_calls{", "otelcol_processor_agentguard_tool_call{", "AgentToolCallsFailing"},
 	} {
-		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+		t.Run(filepath.Base(tc.file)+"/"+tc.where, func(t *testing.T) {
 			tmp := t.TempDir()
 			for _, f := range []string{RulesFile, DashboardFile, GrafanaAlertsFile} {
 				data, err := os.ReadFile(filepath.Join(root, f))
@@ -54,7 +63,7 @@ func TestCheckAllFindsATypoInEachFile(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			_, errs := CheckAll(tmp, Served)
+			_, errs := CheckAll(tmp, selectable)
 			if len(errs) != 1 {
 				t.Fatalf("got %d errors, want 1: %v", len(errs), errs)
 			}
@@ -108,9 +117,25 @@ func TestCheckRejects(t *testing.T) {
 			`vector(1)`,
 			"selects no metric",
 		},
+		"a histogram named without its series suffix": {
+			`histogram_quantile(0.9, sum by (le) (rate(otelcol_processor_agentguard_run_rounds[5m])))`,
+			`"otelcol_processor_agentguard_run_rounds" (a histogram: select its _bucket, _sum or _count series)`,
+		},
+		"typo in a histogram's series": {
+			`sum(rate(otelcol_processor_agentguard_run_duration_sum[5m])) / sum(rate(otelcol_processor_agentguard_run_duration_cout[5m]))`,
+			`"otelcol_processor_agentguard_run_duration_cout"`,
+		},
+		"a counter read as a histogram": {
+			`histogram_quantile(0.5, sum by (le) (rate(otelcol_processor_agentguard_runs_finished_bucket[5m])))`,
+			`"otelcol_processor_agentguard_runs_finished_bucket"`,
+		},
+		"the new agentguard counters with a _total suffix": {
+			`sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_tool_calls_total[30m]))`,
+			`"otelcol_processor_agentguard_tool_calls_total"`,
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := Check(tc.query, Served)
+			err := Check(tc.query, selectable)
 			if err == nil {
 				t.Fatalf("Check(%q) passed", tc.query)
 			}
@@ -127,8 +152,12 @@ func TestCheckAccepts(t *testing.T) {
 		`sum(rate(otelcol_processor_agentguard_steps{progress="false"}[${__rate_interval}])) / sum(rate(otelcol_processor_agentguard_steps[$__interval]))`,
 		`sum(increase(otelcol_processor_shapeonly_values_failed[$__range])) * 1000 / $__interval_ms`,
 		`sum({__name__="otelcol_processor_agentguard_runs_active"})`,
+		`histogram_quantile(0.9, sum by (gen_ai_agent_name, le) (rate(otelcol_processor_agentguard_run_rounds_bucket[1h])))`,
+		`sum(rate(otelcol_processor_agentguard_run_duration_sum[5m])) / sum(rate(otelcol_processor_agentguard_run_duration_count[5m]))`,
+		`sum by (gen_ai_agent_name, outcome) (increase(otelcol_processor_agentguard_runs_finished[$__rate_interval]))`,
+		`sum(rate(otelcol_processor_shapeonly_content_matches[5m])) + sum(otelcol_processor_shapeonly_fingerprints)`,
 	} {
-		if err := Check(q, Served); err != nil {
+		if err := Check(q, selectable); err != nil {
 			t.Errorf("Check(%q): %v", q, err)
 		}
 	}
@@ -192,6 +221,11 @@ func TestGrafanaAlertsMatchPrometheusRules(t *testing.T) {
 			if a.Labels["severity"] != r.Labels["severity"] || r.Labels["severity"] == "" {
 				t.Errorf("Grafana alert %s: severity %q, Prometheus rule: severity %q", a.Title, a.Labels["severity"], r.Labels["severity"])
 			}
+			for _, key := range []string{"summary", "description"} {
+				if got, want := a.Annotations[key], grafanaTemplate(r.Annotations[key]); got != want {
+					t.Errorf("Grafana alert %s: %s\n\t%s\nbut the Prometheus rule says (in Grafana's terms)\n\t%s", a.Title, key, got, want)
+				}
+			}
 		}
 	}
 	for name := range prom {
@@ -199,6 +233,15 @@ func TestGrafanaAlertsMatchPrometheusRules(t *testing.T) {
 			t.Errorf("Prometheus rule %s has no Grafana alert", name)
 		}
 	}
+}
+
+// grafanaTemplate writes a Prometheus rule's annotation as the Grafana alert's: Grafana calls the value
+// of query B $values.B.Value and takes it as a function's last argument, and the rules fold their
+// descriptions over several lines.
+func grafanaTemplate(prometheus string) string {
+	valueIn := regexp.MustCompile(`\{\{ \$value \| ([^}]*[^ }]) \}\}`)
+	text := valueIn.ReplaceAllString(strings.TrimSpace(prometheus), "{{ $1 $$values.B.Value }}")
+	return strings.ReplaceAll(text, "{{ $value }}", "{{ $values.B.Value }}")
 }
 
 func normalize(t *testing.T, query string) string {
@@ -216,7 +259,11 @@ func TestPrometheusRulesAreComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"AgentRunStuck", "AgentBarrenStepsHigh", "AgentWaitTimeouts", "ShapeonlyShapingFailures", "AgentguardStateAtCapacity", "ShapeonlyMemoryAtCapacity"}
+	want := []string{
+		"AgentRunStuck", "AgentBarrenStepsHigh", "AgentWaitTimeouts", "AgentStepsUnjudged", "AgentRunsCutOff",
+		"AgentRunsOverBudget", "AgentToolCallsFailing", "AgentTurnEfficiencyDropped",
+		"ShapeonlyShapingFailures", "AgentguardStateAtCapacity", "ShapeonlyMemoryAtCapacity",
+	}
 	var got []string
 	for _, g := range rules.Groups {
 		if g.Name != "agentotel" {
@@ -301,6 +348,53 @@ func TestGrafanaAlertsAreWellFormed(t *testing.T) {
 			if a.Annotations["summary"] == "" || a.Annotations["description"] == "" || a.Labels["severity"] == "" {
 				t.Errorf("rule %s needs summary and description annotations and a severity label", a.Title)
 			}
+		}
+	}
+}
+
+func TestHistogramsAreServed(t *testing.T) {
+	for _, h := range Histograms {
+		if !slices.Contains(Served, h) {
+			t.Errorf("histogram %s is not in Served", h)
+		}
+	}
+	got := Selectable([]string{"a_total", "h"}, []string{"h"})
+	if want := []string{"a_total", "h_bucket", "h_sum", "h_count"}; !slices.Equal(got, want) {
+		t.Errorf("Selectable = %v, want %v", got, want)
+	}
+}
+
+// AgentTurnEfficiencyDropped and the dashboard read the mean turn efficiency, max(0, 1-(rounds-1)*0.2),
+// as 0.2 * (buckets le 1 to 5) / count. That is exact only while run_rounds counts whole rounds and
+// has a bucket bound at each of 1, 2, 3, 4 and 5.
+func TestRunRoundsBucketsMakeTurnEfficiencyExact(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, "processor", "agentguard", "metadata.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md struct {
+		Telemetry struct {
+			Metrics map[string]struct {
+				Histogram *struct {
+					ValueType        string    `yaml:"value_type"`
+					BucketBoundaries []float64 `yaml:"bucket_boundaries"`
+				} `yaml:"histogram"`
+			} `yaml:"metrics"`
+		} `yaml:"telemetry"`
+	}
+	if err := yaml.Unmarshal(data, &md); err != nil {
+		t.Fatal(err)
+	}
+	rounds := md.Telemetry.Metrics["processor_agentguard_run_rounds"].Histogram
+	if rounds == nil {
+		t.Fatal("processor/agentguard/metadata.yaml declares no histogram processor_agentguard_run_rounds")
+	}
+	if rounds.ValueType != "int" {
+		t.Errorf("run_rounds value_type %q, want int", rounds.ValueType)
+	}
+	for _, bound := range []float64{1, 2, 3, 4, 5} {
+		if !slices.Contains(rounds.BucketBoundaries, bound) {
+			t.Errorf("run_rounds bucket_boundaries %v lack %v: the turn-efficiency expressions would be wrong", rounds.BucketBoundaries, bound)
 		}
 	}
 }
