@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// BenchmarkUnquote decodes a stringified tool result of about 2.6 KiB, nearly every quote
+// BenchmarkUnquote decodes a stringified tool result of about 3.2 KiB, nearly every quote
 // escaped, three ways: AppendUnquote into a reused buffer (what a walker that decodes per span
 // should do), Unquote (a new string), and encoding/json.Unmarshal into a string, the anchor.
 func BenchmarkUnquote(b *testing.B) {
