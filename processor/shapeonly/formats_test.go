@@ -118,7 +118,7 @@ func TestFormatPayloads(t *testing.T) {
 
 // TestFormatTranscriptsAlone runs the cases without the data-class tool's own spans: a transcript must
 // be withheld by what it says itself (call ids, tool names, order), not only because the tool span
-// taught the content search what to look for. tools: names the data-class tool whatever span carries it.
+// taught the content search what to look for. The tools: configuration still names the data-class tool.
 func TestFormatTranscriptsAlone(t *testing.T) {
 	for _, fc := range formatCases(t) {
 		t.Run(fc.name, func(t *testing.T) {
