@@ -23,6 +23,8 @@ func TestAppendUnquote(t *testing.T) {
 		`"\ud800\ud800\udc00"`:    "\ufffd\U00010000",
 		`"{\"rows\":[1,\"x\"]}"`:  `{"rows":[1,"x"]}`,
 		"\"long plain run é\\n\"": "long plain run é\n",
+		`"\udbff\udfff"`:          "\U0010FFFF",
+		`"\udc00"`:                "\ufffd",
 	}
 	for raw, want := range valid {
 		var std string
