@@ -1,6 +1,6 @@
 // Command agentsummary prints what the collector's own metrics say about the agent traffic it saw:
-// values withheld by shapeonly, runs tracked and flagged by agentguard. make run uses it after sending
-// the sample traces.
+// values withheld by shapeonly; runs tracked by agentguard, how they ended, steps it could not judge and
+// stuck episodes. make run uses it after sending the sample traces.
 package main
 
 import (

@@ -8,17 +8,43 @@ import (
 	"time"
 )
 
+// served is what the collector serves after a few runs: every agent-labelled series exists from the
+// agent's first span, at zero until something happens.
 const served = `# HELP otelcol_processor_agentguard_stuck_episodes Stuck episodes.
 # TYPE otelcol_processor_agentguard_stuck_episodes counter
 otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="docs",otel_scope_name="x",reason="no_progress"} 2
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="docs",otel_scope_name="x",reason="loop"} 0
 otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="deploy",otel_scope_name="x",reason="wait_timeout"} 1
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="deploy",otel_scope_name="x",reason="cycle"} 0
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="vercel-bot",otel_scope_name="x",reason="loop"} 0
 # TYPE otelcol_processor_agentguard_steps counter
-otelcol_processor_agentguard_steps{progress="true"} 10
-otelcol_processor_agentguard_steps{progress="false"} 7
+otelcol_processor_agentguard_steps{gen_ai_agent_name="docs",progress="true"} 4
+otelcol_processor_agentguard_steps{gen_ai_agent_name="docs",progress="false"} 7
+otelcol_processor_agentguard_steps{gen_ai_agent_name="docs",progress="unknown"} 0
+otelcol_processor_agentguard_steps{gen_ai_agent_name="deploy",progress="true"} 6
+otelcol_processor_agentguard_steps{gen_ai_agent_name="deploy",progress="false"} 0
+otelcol_processor_agentguard_steps{gen_ai_agent_name="deploy",progress="unknown"} 1
+otelcol_processor_agentguard_steps{gen_ai_agent_name="vercel-bot",progress="true"} 0
+otelcol_processor_agentguard_steps{gen_ai_agent_name="vercel-bot",progress="false"} 0
+otelcol_processor_agentguard_steps{gen_ai_agent_name="vercel-bot",progress="unknown"} 5
+# TYPE otelcol_processor_agentguard_runs_finished counter
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="docs",outcome="answered"} 1
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="docs",outcome="stuck"} 2
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="docs",outcome="cut_off"} 0
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="deploy",outcome="over_budget"} 1
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="deploy",outcome="answered"} 0
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="vercel-bot",outcome="cut_off"} 1
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="vercel-bot",outcome="answered"} 3
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="vercel-bot",outcome="stuck"} 0
+# TYPE otelcol_processor_agentguard_run_rounds histogram
+otelcol_processor_agentguard_run_rounds_bucket{gen_ai_agent_name="docs",le="1"} 0
+otelcol_processor_agentguard_run_rounds_bucket{gen_ai_agent_name="docs",le="+Inf"} 3
+otelcol_processor_agentguard_run_rounds_sum{gen_ai_agent_name="docs"} 14
+otelcol_processor_agentguard_run_rounds_count{gen_ai_agent_name="docs"} 3
 # TYPE otelcol_processor_agentguard_polls_exempt counter
 otelcol_processor_agentguard_polls_exempt 2
 # TYPE otelcol_processor_agentguard_runs_started counter
-otelcol_processor_agentguard_runs_started 5
+otelcol_processor_agentguard_runs_started 9
 # TYPE otelcol_processor_agentguard_runs_active gauge
 otelcol_processor_agentguard_runs_active 1
 # TYPE otelcol_processor_shapeonly_values_withheld counter
@@ -32,22 +58,64 @@ otelcol_receiver_accepted_spans{receiver="otlp",transport="grpc"} 40
 otelcol_receiver_accepted_spans{receiver="otlp",transport="http"} 2
 `
 
-func TestSummaryReadsTheServedMetrics(t *testing.T) {
+// summaryOf runs the summary against an endpoint serving body.
+func summaryOf(t *testing.T, body string) string {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		_, _ = w.Write([]byte(served))
+		_, _ = w.Write([]byte(body))
 	}))
 	defer srv.Close()
 	var out strings.Builder
 	if err := run(&out, srv.URL, time.Second); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
-		"spans received:   42", "12 values withheld in 4 spans and log records, 1 withheld whole", "5 seen, 1 held now", "10 with progress, 7 barren, 2 exempt polls",
-		"stuck episodes:   3", "deploy                   wait_timeout     1", "docs                     no_progress      2",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("summary lacks %q:\n%s", want, out.String())
+	return out.String()
+}
+
+func TestSummaryReadsTheServedMetrics(t *testing.T) {
+	got := summaryOf(t, served)
+	want := `spans received:   42
+shapeonly:        12 values withheld in 4 spans and log records, 1 withheld whole after a failure
+agentguard runs:  9 seen, 1 held now
+agentguard steps: 10 with progress, 7 barren, 6 unjudged, 2 exempt polls
+runs finished:    8
+  deploy                   over_budget 1
+  docs                     answered 1, stuck 2
+  vercel-bot               answered 3, cut_off 1
+unjudged steps (agentguard could not read the tool results):
+  deploy                   1 of 7
+  vercel-bot               5 of 5
+stuck episodes:   3
+  deploy                   wait_timeout     1
+  docs                     no_progress      2
+`
+	if got != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// With every step judged the unjudged block is left out, and an outcome a newer collector adds is
+// listed after the known ones.
+func TestSummaryLeavesOutWhatDidNotHappen(t *testing.T) {
+	got := summaryOf(t, `# TYPE otelcol_processor_agentguard_steps counter
+otelcol_processor_agentguard_steps{gen_ai_agent_name="docs",progress="true"} 3
+otelcol_processor_agentguard_steps{gen_ai_agent_name="docs",progress="unknown"} 0
+# TYPE otelcol_processor_agentguard_runs_finished counter
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="docs",outcome="handed_off"} 1
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="docs",outcome="answered"} 2
+otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="idle",outcome="answered"} 0
+# TYPE otelcol_processor_agentguard_stuck_episodes counter
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="docs",reason="loop"} 0
+`)
+	for _, want := range []string{"runs finished:    3\n  docs                     answered 2, handed_off 1\nstuck episodes:   0\n  none\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	for _, unwanted := range []string{"unjudged steps (", "idle", "loop"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("summary holds %q:\n%s", unwanted, got)
 		}
 	}
 }
