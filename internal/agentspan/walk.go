@@ -10,18 +10,6 @@ import (
 // to the message formats (messages.go). A call or result is recorded and not looked into; anything
 // else is looked into, knowing whose message it is.
 
-// walkJSON validates a JSON document and reads it; false when it is not valid JSON.
-func (w *Withholder) walkJSON(v pcommon.Value, b []byte) bool {
-	i := jsonraw.SkipSpace(b, 0)
-	end, err := jsonraw.Skip(b, i)
-	if err != nil || jsonraw.SkipSpace(b, end) != len(b) {
-		return false
-	}
-	w.beginDoc(v, b)
-	w.visit(jsonNode(b[i:end], i), inNone)
-	return true
-}
-
 // visitOTLP reads an OTLP value; a string that holds a JSON container is read as a document of its own.
 func (w *Withholder) visitOTLP(v pcommon.Value, ctx context) {
 	switch v.Type() {
@@ -30,11 +18,11 @@ func (w *Withholder) visitOTLP(v pcommon.Value, ctx context) {
 	case pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
 		if jsonraw.IsContainer(b) {
-			rec, doc, turn, role, pt := w.rec, w.doc, w.turn, w.role, w.pendingTurn
-			pending := append([]int32(nil), w.pending...)
+			// A document of its own, inside this one: this one's walk resumes where it was.
+			doc, role, m := w.doc, w.role, w.mark()
 			w.walkJSON(v, b)
-			w.doc, w.turn, w.role, w.pendingTurn, w.pending = doc, turn, role, pt, append(w.pending[:0], pending...)
-			w.rec = rec
+			w.doc, w.role = doc, role
+			w.pending, w.pendingStart, w.turn, w.pendingTurn = w.pending[:m.pending], m.pendingStart, m.turn, m.pendingTurn
 		}
 	}
 }

@@ -68,8 +68,11 @@ type Withholder struct {
 	// walk state of the document being read
 	rec, doc, turn int32
 	role           node
-	pendingTurn    int32
-	pending        []int32
+	// pending are the calls recorded so far; those from pendingStart on are the latest message's that
+	// made calls (of turn pendingTurn), which an anonymous result may answer.
+	pending      []int32
+	pendingStart int
+	pendingTurn  int32
 	flat           flatState
 }
 
@@ -122,6 +125,7 @@ type edit struct{ start, end, from, to int }
 // Reset forgets the previous batch.
 func (w *Withholder) Reset() {
 	w.records, w.docs, w.items, w.nodes, w.cands, w.arena = w.records[:0], w.docs[:0], w.items[:0], w.nodes[:0], w.cands[:0], w.arena[:0]
+	w.pending, w.pendingStart = w.pending[:0], 0
 	clear(w.calls)
 }
 
@@ -213,7 +217,8 @@ func (w *Withholder) addValue(v pcommon.Value) {
 func (w *Withholder) beginDoc(v pcommon.Value, raw []byte) {
 	w.doc = int32(len(w.docs))
 	w.docs = append(w.docs, doc{value: v, raw: raw, rec: w.rec})
-	w.turn, w.pendingTurn, w.pending, w.role = 0, -1, w.pending[:0], node{}
+	// A document's calls are its own: an anonymous result answers none of another document's.
+	w.turn, w.role, w.pendingStart, w.pendingTurn = 0, node{}, len(w.pending), -1
 }
 
 // intern copies an id or name into the arena, trimmed.
@@ -274,7 +279,7 @@ func (w *Withholder) addCall(o *object) {
 		w.addPayloads(&it, args[:n]...)
 	}
 	if w.turn != w.pendingTurn {
-		w.pendingTurn, w.pending = w.turn, w.pending[:0]
+		w.pendingStart, w.pendingTurn = len(w.pending), w.turn
 	}
 	w.pending = append(w.pending, int32(len(w.items)))
 	w.items = append(w.items, it)
@@ -292,8 +297,9 @@ func (w *Withholder) addResult(o *object) {
 	}
 	if it.nID == 0 && it.nName == 0 {
 		it.cand = int32(len(w.cands))
-		w.cands = append(w.cands, w.pending...)
-		it.nc = int32(len(w.pending))
+		latest := w.pending[w.pendingStart:]
+		w.cands = append(w.cands, latest...)
+		it.nc = int32(len(latest))
 	}
 	w.items = append(w.items, it)
 }
