@@ -37,27 +37,22 @@ func TestThreeCollectors(t *testing.T) {
 			// The single collector: the reference verdicts.
 			single := startTier2(t, 1)
 			sentSingle := agentgenSend(t, single.addrs[0], load...)
-			ref := waitSpans(t, sentSingle, 60*time.Second, single.nodes[0].Output)
+			ref := waitDelivered(t, sentSingle, time.Minute, single.nodes)
 
 			// The same runs through the two tiers.
 			t2 := startTier2(t, 3)
 			t1, _ := startTier1(t, tc.tier1, t2.addrs, nil)
 			sent := agentgenSend(t, t1.GRPC, load...)
 			require.Equal(t, sentSingle, sent, "the same seed and count send the same load")
-			var outputs []string
-			for _, n := range t2.nodes {
-				outputs = append(outputs, n.Output)
-			}
-			got := waitSpans(t, sent, 60*time.Second, outputs...)
+			got := waitDelivered(t, sent, time.Minute, []*collectortest.Collector{t1}, t2.nodes)
 
 			// No span lost: spans in equal spans out, and nothing extra appears.
 			assert.Equal(t, sent, got.spans, "spans out of tier 2 = spans into tier 1")
-			assert.Equal(t, float64(sent), t1.Metric("otelcol_receiver_accepted_spans", nil), "tier 1 accepted every span")
-			accepted := 0.0
-			for _, n := range t2.nodes {
-				accepted += n.Metric("otelcol_receiver_accepted_spans", nil)
-			}
-			assert.Equal(t, float64(sent), accepted, "tier 2 accepted every span tier 1 routed")
+			assert.Equal(t, float64(sent), t1.Metric(metricAccepted, nil), "tier 1 accepted every span")
+			tier2, _, err := readFlows(t2.nodes)
+			require.NoError(t, err)
+			assert.Equal(t, float64(sent), tier2.accepted, "tier 2 accepted every span tier 1 routed")
+			assert.Equal(t, float64(sent), tier2.sent, "tier 2 exported every span it accepted")
 
 			// Routing: every run on exactly one tier-2 collector, and each collector got a share.
 			for tid, nodes := range got.nodesOf {
@@ -90,25 +85,35 @@ func TestThreeCollectors(t *testing.T) {
 			stuckRuns, episodes := ref.stuckRuns()
 			assert.Positive(t, stuckRuns)
 
-			// The stuck counters, summed over tier 2, equal the single collector's, label set by label set.
-			want := metricByLabels(t, single.nodes[0], "otelcol_agentguard_runs_stuck", "gen_ai_agent_name", "reason")
-			sum := map[string]float64{}
-			collectortest.Eventually(t, "the stuck counters of tier 2", func() bool {
-				sum = map[string]float64{}
-				for _, n := range t2.nodes {
-					for k, v := range metricByLabels(t, n, "otelcol_agentguard_runs_stuck", "gen_ai_agent_name", "reason") {
-						sum[k] += v
-					}
-				}
-				return total(sum) == total(want)
-			})
-			assert.Equal(t, want, sum)
-			assert.Equal(t, float64(episodes), total(want), "one count per stuck episode")
+			// The counters, summed over tier 2, equal the single collector's, label set by label set: the
+			// stuck episodes by agent and reason, the steps by agent and whether they made progress.
+			// agentguard counts a batch before passing it on, so with every span exported they are final.
+			wantStuck, sumStuck := sumOverTier2(t, single, t2, metricStuckEpisodes, "gen_ai_agent_name", "reason")
+			assert.Equal(t, wantStuck, sumStuck, "stuck episodes summed over tier 2")
+			assert.Equal(t, float64(episodes), total(wantStuck), "one count per stuck episode")
+			wantSteps, sumSteps := sumOverTier2(t, single, t2, metricSteps, "gen_ai_agent_name", "progress")
+			assert.Equal(t, wantSteps, sumSteps, "steps summed over tier 2")
+			assert.Positive(t, total(wantSteps))
 			t.Logf("%s: %d runs, %d spans in = %d spans out (per tier-2 collector %v); %d stuck runs, %d episodes, "+
-				"runs_stuck single = %.0f, summed over tier 2 = %.0f; verdicts identical; %d annotations withheld by shapeonly on one side only",
-				tc.name, clusterRuns, sent, got.spans, got.perNode, stuckRuns, episodes, total(want), total(sum), shaped)
+				"stuck_episodes single = %.0f, summed over tier 2 = %.0f; steps single = %.0f, summed over tier 2 = %.0f; "+
+				"verdicts identical; %d annotations withheld by shapeonly on one side only",
+				tc.name, clusterRuns, sent, got.spans, got.perNode, stuckRuns, episodes, total(wantStuck), total(sumStuck),
+				total(wantSteps), total(sumSteps), shaped)
 		})
 	}
+}
+
+// sumOverTier2 reads a counter by labels from the single collector and summed over the tier-2 collectors.
+func sumOverTier2(t *testing.T, single, t2 *tier, name string, labels ...string) (want, sum map[string]float64) {
+	t.Helper()
+	want = metricByLabels(t, single.nodes[0], name, labels...)
+	sum = map[string]float64{}
+	for _, n := range t2.nodes {
+		for k, v := range metricByLabels(t, n, name, labels...) {
+			sum[k] += v
+		}
+	}
+	return want, sum
 }
 
 func total(m map[string]float64) float64 {
@@ -140,7 +145,7 @@ func TestAttributeRoutingNeedsTheKeyOnEverySpan(t *testing.T) {
 			t2 := startTier2(t, 3)
 			t1, _ := startTier1(t, "tier1-attributes.yaml", t2.addrs, nil)
 			_, schedule := splitLoad(runs, runs, 11, tc.convention) // all first halves, then all second halves
-			errs := newSender(t, t1.GRPC).play(schedule, 0)
+			errs := newSender(t, t1.GRPC).play(schedule, 0, nil)
 			require.Empty(t, errs)
 			sent := 0
 			var keyless []*half // requests whose spans of a run start with one that lacks the key
@@ -153,11 +158,7 @@ func TestAttributeRoutingNeedsTheKeyOnEverySpan(t *testing.T) {
 					}
 				}
 			}
-			var outputs []string
-			for _, n := range t2.nodes {
-				outputs = append(outputs, n.Output)
-			}
-			got := waitSpans(t, sent, 60*time.Second, outputs...)
+			got := waitDelivered(t, sent, time.Minute, []*collectortest.Collector{t1}, t2.nodes)
 			assert.Equal(t, sent, got.spans)
 
 			split, emptyKeyNodes := 0, map[int]bool{}

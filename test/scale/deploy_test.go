@@ -23,6 +23,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
 )
 
@@ -137,8 +138,8 @@ func TestDeployedTiersOverMutualTLS(t *testing.T) {
 		}
 		return false
 	})
-	assert.Zero(t, sink.Metric("otelcol_receiver_accepted_spans", nil), "tier 2 accepts nothing from a client without a certificate")
-	assert.Zero(t, tier2.Metric("otelcol_receiver_accepted_spans", nil))
+	assert.Zero(t, sink.Metric(metricAccepted, nil), "tier 2 accepts nothing from a client without a certificate")
+	assert.Zero(t, tier2.Metric(metricAccepted, nil))
 	anon.Kill() // its queue would retry until max_elapsed_time
 
 	// Tier 1 with its client certificate.
@@ -146,14 +147,15 @@ func TestDeployedTiersOverMutualTLS(t *testing.T) {
 	t.Setenv("TIER2_KEY_FILE", pki.clientKey)
 	t1 := collectortest.Start(t, tier1Template(t, "tier1.yaml"), map[string]string{"LogFile": filepath.Join(t.TempDir(), "tier1.log")})
 	sent := sentSpans(t, t1.Send("grpc", "-scenario", "seeds", "-seed", "2"))
-	got := waitSpans(t, sent, 30*time.Second, sink.Output)
+	got := waitDelivered(t, sent, 30*time.Second, []*collectortest.Collector{t1}, []*collectortest.Collector{tier2},
+		[]*collectortest.Collector{sink})
 	// agentgen gives run i of -scenario seeds the seed seed+i; the support run is the fourth.
 	support, err := agentgen.Generate("support", agentgen.Options{Seed: 2 + 3})
 	require.NoError(t, err)
 	assert.Equal(t, sent, got.spans)
 	annotated := 0
 	for _, note := range got.notes {
-		if note["agentguard.step"] != "" {
+		if note[annotation.Step] != "" {
 			annotated++
 		}
 	}

@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,8 +28,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -40,6 +37,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
 )
 
@@ -202,6 +200,16 @@ func observe(t testing.TB, outputs ...string) *observed {
 	return o
 }
 
+// verdictKeys are the attributes agentguard writes on a span: what two observations of the same load
+// must agree on.
+var verdictKeys = func() map[string]bool {
+	keys := map[string]bool{}
+	for _, k := range annotation.Keys() {
+		keys[k] = true
+	}
+	return keys
+}()
+
 func (o *observed) add(node int, s ptrace.Span) {
 	id, tid := s.SpanID(), s.TraceID()
 	o.node[id] = node
@@ -221,18 +229,18 @@ func (o *observed) add(node int, s ptrace.Span) {
 	}
 	note := map[string]string{}
 	s.Attributes().Range(func(k string, v pcommon.Value) bool {
-		if strings.HasPrefix(k, "agentguard.") {
+		if verdictKeys[k] {
 			note[k] = v.AsString()
 		}
 		return true
 	})
 	for i := 0; i < s.Events().Len(); i++ {
 		e := s.Events().At(i)
-		if e.Name() != "agentguard.stuck" {
+		if e.Name() != annotation.StuckEvent {
 			continue
 		}
-		reason, _ := e.Attributes().Get("reason")
-		barren, _ := e.Attributes().Get("agentguard.barren")
+		reason, _ := e.Attributes().Get(annotation.EventReason)
+		barren, _ := e.Attributes().Get(annotation.EventBarren)
 		o.reasons[tid] = append(o.reasons[tid], reason.Str())
 		// The agent name is left out: it depends on which spans shared a batch (agentguard's README).
 		note["event "+strconv.Itoa(i)] = "reason=" + reason.Str() + ",barren=" + barren.AsString()
@@ -251,63 +259,31 @@ func (o *observed) stuckRuns() (runs, episodes int) {
 	return runs, episodes
 }
 
-// waitSpans waits until the outputs hold want spans, then reads them.
-func waitSpans(t testing.TB, want int, timeout time.Duration, outputs ...string) *observed {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		n := 0
-		for _, p := range outputs {
-			_, c := collectortest.ReadTraces(t, p)
-			n += c
-		}
-		if n >= want {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the outputs hold %d spans after %v, want %d", n, timeout, want)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-	return observe(t, outputs...)
-}
+// The processors' own metrics the tests read (each processor's documentation.md lists them).
+const (
+	metricStuckEpisodes = "otelcol_processor_agentguard_stuck_episodes"
+	metricSteps         = "otelcol_processor_agentguard_steps"
+	metricRunsActive    = "otelcol_processor_agentguard_runs_active"
+	metricRunsEvicted   = "otelcol_processor_agentguard_runs_evicted"
+	metricMemoryEvicted = "otelcol_processor_shapeonly_memory_evicted"
+)
 
-// waitStable waits until the outputs have not grown for quiet, or timeout passes, then reads them.
-func waitStable(t testing.TB, quiet, timeout time.Duration, outputs ...string) *observed {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	last, since := -1, time.Now()
-	for time.Now().Before(deadline) {
-		n := 0
-		for _, p := range outputs {
-			_, c := collectortest.ReadTraces(t, p)
-			n += c
-		}
-		if n != last {
-			last, since = n, time.Now()
-		} else if time.Since(since) >= quiet {
-			break
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-	return observe(t, outputs...)
-}
-
-// metricByLabels scrapes one metric family and sums its samples per value of the given labels.
+// metricByLabels scrapes one metric family and sums its samples per value of the given labels. The
+// family must be served (a renamed metric fails here rather than compare as empty). Series at zero are
+// left out: the processors serve an agent's series from zero once they see the agent, and collectors
+// that saw different agents should compare by what they counted.
 func metricByLabels(t testing.TB, c *collectortest.Collector, name string, labels ...string) map[string]float64 {
 	t.Helper()
-	resp, err := http.Get("http://" + c.Metrics + "/metrics")
+	families, err := scrape(c.Metrics)
 	require.NoError(t, err)
-	defer resp.Body.Close()
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(resp.Body)
-	require.NoError(t, err)
-	out := map[string]float64{}
 	fam, ok := families[name]
-	if !ok {
-		return out
-	}
+	require.True(t, ok, "the collector serves no %s", name)
+	out := map[string]float64{}
 	for _, m := range fam.GetMetric() {
+		v := m.GetCounter().GetValue() + m.GetGauge().GetValue() + m.GetUntyped().GetValue()
+		if v == 0 {
+			continue
+		}
 		have := map[string]string{}
 		for _, l := range m.GetLabel() {
 			have[l.GetName()] = l.GetValue()
@@ -316,7 +292,6 @@ func metricByLabels(t testing.TB, c *collectortest.Collector, name string, label
 		for _, l := range labels {
 			key = append(key, l+"="+have[l])
 		}
-		v := m.GetCounter().GetValue() + m.GetGauge().GetValue() + m.GetUntyped().GetValue()
 		out[strings.Join(key, ",")] += v
 	}
 	return out
@@ -330,6 +305,7 @@ type logLine struct {
 	Error        string    `json:"error"`
 	Endpoint     string    `json:"endpoint"`
 	DroppedItems int       `json:"dropped_items"`
+	Interval     string    `json:"interval"` // of a retry: how long until the request is tried again
 }
 
 // readLog parses a collector's JSON log; lines that are not JSON are skipped.
@@ -445,13 +421,22 @@ func (s *sender) export(req []*half) error {
 }
 
 // play sends the schedule one request per interval (0: as fast as the collector answers), stamping
-// each half with its send time, and returns the export errors.
-func (s *sender) play(schedule [][]*half, interval time.Duration) []error {
+// each half with its send time, counts each answered request in answered (when not nil), and returns the
+// export errors. The interval sets the load's rate, beaten by a ticker: request j is due at j intervals
+// from the start, and a request that falls behind (its predecessor was slow to be answered) goes out at
+// once, so the load keeps its rate on average.
+func (s *sender) play(schedule [][]*half, interval time.Duration, answered *progress) []error {
 	var errs []error
 	start := time.Now()
+	var beat <-chan time.Time
+	if interval > 0 {
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		beat = tick.C
+	}
 	for j, req := range schedule {
-		if interval > 0 {
-			time.Sleep(time.Until(start.Add(time.Duration(j) * interval)))
+		for beat != nil && time.Since(start) < time.Duration(j)*interval {
+			<-beat
 		}
 		now := time.Now()
 		for _, h := range req {
@@ -460,8 +445,62 @@ func (s *sender) play(schedule [][]*half, interval time.Duration) []error {
 		if err := s.export(req); err != nil {
 			errs = append(errs, fmt.Errorf("request %d: %w", j, err))
 		}
+		answered.count(j + 1)
 	}
 	return errs
+}
+
+// progress counts a sender's answered requests, so a test can act at a point of the load (after its
+// n-th request) rather than at a time.
+type progress struct {
+	mu      sync.Mutex
+	n       int
+	waiting map[int]chan struct{}
+}
+
+func newProgress() *progress { return &progress{waiting: map[int]chan struct{}{}} }
+
+// count records that n requests have been answered.
+func (p *progress) count(n int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n = n
+	for at, ch := range p.waiting {
+		if at <= n {
+			close(ch)
+			delete(p.waiting, at)
+		}
+	}
+}
+
+// answered is the number of requests answered so far.
+func (p *progress) answered() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n
+}
+
+// reach waits until n requests have been answered, failing the test after timeout.
+func (p *progress) reach(t testing.TB, n int, timeout time.Duration) {
+	t.Helper()
+	p.mu.Lock()
+	ch := make(chan struct{})
+	if p.n >= n {
+		close(ch)
+	} else if prev, ok := p.waiting[n]; ok {
+		ch = prev
+	} else {
+		p.waiting[n] = ch
+	}
+	p.mu.Unlock()
+	select {
+	case <-ch:
+	case <-time.After(timeout):
+		t.Fatalf("the sender had %d requests answered after %v, waiting for %d", p.answered(), timeout, n)
+	}
 }
 
 // withheld is what shapeonly writes in place of a value it withholds.

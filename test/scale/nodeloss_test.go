@@ -3,12 +3,10 @@
 package scale
 
 import (
-	"net/http"
+	"fmt"
 	"testing"
 	"time"
 
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -19,17 +17,24 @@ import (
 
 // The node-loss load: nodeLossRuns runs, one request every nodeLossInterval, each run exported in two
 // requests nodeLossLag requests apart (its halves in end-time order, as an SDK exports them), so runs are
-// in flight on tier 2 across requests. Tier-2 collector 1 is killed (SIGKILL: no drain) killAt into the
-// load and, in the restart case, started again on the same address restartAt into it.
+// in flight on tier 2 across requests. Tier-2 collector 1 is killed (SIGKILL: no drain) once killAfter
+// requests have been answered (3 s into the load) and, in the restart case, started again on the same
+// address once outage more have been (3 s later).
 const (
 	nodeLossRuns     = 1000
 	nodeLossLag      = 50
 	nodeLossInterval = 10 * time.Millisecond
-	killAt           = 3 * time.Second
-	restartAt        = 6 * time.Second
+	killAfter        = 300
+	outage           = 300
 	// lossWindow bounds how long before the kill a lost span can have been sent: tier 1's batch (200ms),
 	// tier 2's batch (200ms) and the file exporter's flush (100ms), with room for scheduling on 2 cores.
 	lossWindow = time.Second
+)
+
+// What tier 1's exporter logs for a failed request: retried after an interval, or given up on.
+const (
+	msgRetry = "Exporting failed. Will retry the request after interval."
+	msgDrop  = "Exporting failed. Dropping data."
 )
 
 // nodeLoss is one node-loss experiment, measured.
@@ -38,6 +43,7 @@ type nodeLoss struct {
 	runs           []agentgen.Run
 	ref, got       *observed
 	killed, up     time.Time // SIGKILL sent; the restarted collector healthy (zero without restart)
+	stopped        time.Time // tier 1 asked to stop, once it had nothing left to retry
 	b1Accepted     int       // spans the killed collector had accepted just before the kill
 	b1Written      int       // spans it had written when it died
 	tier1Log       []logLine
@@ -50,8 +56,10 @@ type nodeLoss struct {
 	lostHalves     []*half
 	runNodes       map[int]map[int]bool // run -> outputs its halves were written to (-1: lost)
 	runOfTrace     map[pcommon.TraceID]int
-	retries, drops int // tier 1's log lines for the dead endpoint
-	droppedItems   int
+	retries, drops int       // tier 1's log lines for the dead endpoint
+	droppedItems   int       // spans in those drops
+	stopDrops      int       // spans tier 1 dropped because it was stopped (counted in droppedItems too)
+	retryDue       time.Time // when the last retry tier 1 announced for the dead endpoint is due
 	last           time.Time // the last request sent
 	logFile        string
 }
@@ -71,74 +79,137 @@ func runNodeLoss(t *testing.T, restart bool) *nodeLoss {
 
 	// The reference: a single collector with tier 2's pipeline, fed the same requests in the same order.
 	single := startTier2(t, 1)
-	require.Empty(t, newSender(t, single.addrs[0]).play(nl.schedule, 0))
-	nl.ref = waitSpans(t, nl.spansSent, 60*time.Second, single.nodes[0].Output)
+	require.Empty(t, newSender(t, single.addrs[0]).play(nl.schedule, 0, nil))
+	nl.ref = waitDelivered(t, nl.spansSent, time.Minute, single.nodes)
 	single.nodes[0].Stop()
 
 	t2 := startTier2(t, 3)
 	t1, logFile := startTier1(t, "tier1.yaml", t2.addrs, nil)
-	nl.deadAddr = t2.addrs[1]
+	nl.deadAddr, nl.logFile = t2.addrs[1], logFile
 	for _, n := range t2.nodes {
 		nl.outputs = append(nl.outputs, n.Output)
 	}
+	live := []*collectortest.Collector{t2.nodes[0], t2.nodes[2]}
 
 	s := newSender(t, t1.GRPC)
+	answered := newProgress()
 	done := make(chan struct{})
-	t0 := time.Now()
-	go func() { nl.errs = s.play(nl.schedule, nodeLossInterval); close(done) }()
+	go func() { nl.errs = s.play(nl.schedule, nodeLossInterval, answered); close(done) }()
 
-	time.Sleep(time.Until(t0.Add(killAt)))
-	nl.b1Accepted = int(t2.nodes[1].Metric("otelcol_receiver_accepted_spans", nil))
+	answered.reach(t, killAfter, time.Minute)
+	nl.b1Accepted = int(t2.nodes[1].Metric(metricAccepted, nil))
 	t2.nodes[1].Kill()
 	nl.killed = time.Now()
+	killedAt := answered.answered()
 	_, nl.b1Written = collectortest.ReadTraces(t, t2.nodes[1].Output)
 
 	var p *poller
 	if restart {
-		time.Sleep(time.Until(t0.Add(restartAt)))
-		b2 := collectortest.Start(t, tier2Template(t), map[string]string{"Listen": nl.deadAddr})
+		answered.reach(t, killedAt+outage, time.Minute)
+		b2 := collectortest.Start(t, tier2Template(t), map[string]string{"Listen": nl.deadAddr}) // returns once healthy
 		nl.up = time.Now()
 		nl.outputs = append(nl.outputs, b2.Output)
+		live = append(live, b2)
 		p = poll(100*time.Millisecond, func() (float64, bool) {
-			return scrapeValue(b2.Metrics, "otelcol_receiver_accepted_spans")
+			return scrapeValue(b2.Metrics, metricAccepted)
 		})
 	}
 	<-done
-	last := time.Now()
-
+	nl.last = time.Now()
+	nl.settle(t, t1, live, restart)
 	if restart {
-		// Everything sent after the kill should arrive; wait for it (the assertion says whether it did).
-		deadline := time.Now().Add(90 * time.Second)
-		for time.Now().Before(deadline) {
-			if nl.observeOutputs(t); nl.sentAfterKillMissing() == 0 {
-				break
-			}
-			time.Sleep(time.Second)
-		}
 		nl.b2Samples = p.end()
 	}
-	nl.last = last
-	nl.logFile = logFile
-	waitStable(t, 3*time.Second, 30*time.Second, nl.outputs...)
 	nl.observeOutputs(t)
-	nl.readTier1Log(t)
 	return nl
 }
 
-// readTier1Log counts tier 1's retries and drops for the dead collector's endpoint.
+// settle waits until every span of the load has met its fate, and nothing is left in flight: written by
+// a tier-2 collector, lost with the killed one, or dropped by tier 1. Which spans tier 1 still holds for
+// the killed collector's address (in its queue, or waiting to be retried) no counter says: the
+// load_balancing exporter's per-backend exporters have no metrics. Its log does: every failed attempt
+// announces when it will be retried, and every drop says how many spans it dropped. So, in turn:
+//   - tier 1 has accepted every span, the live tier-2 collectors have exported all they accepted, and,
+//     when the collector came back, every span sent after the kill has arrived;
+//   - tier 1 has no retry announced for the killed collector's address that is not yet due: the requests
+//     it held have been delivered or dropped;
+//   - tier 1 is stopped: it finishes what it is sending and logs, as a drop, anything it still held;
+//   - the live tier-2 collectors have exported and written everything they accepted, and nothing more
+//     can arrive.
+func (nl *nodeLoss) settle(t *testing.T, t1 *collectortest.Collector, live []*collectortest.Collector, restart bool) {
+	t.Helper()
+	var liveOutputs []string
+	for _, c := range live {
+		liveOutputs = append(liveOutputs, c.Output)
+	}
+	drained := func() (bool, string) {
+		out, each, err := readFlows(live)
+		if err != nil {
+			return false, "live tier-2 collectors: " + err.Error()
+		}
+		seen := fmt.Sprintf("live tier-2 collectors %v (%s)", out, each)
+		if out.sent < out.accepted {
+			return false, seen
+		}
+		written := writtenSpans(t, liveOutputs...)
+		return written >= int(out.sent), fmt.Sprintf("%s, written %d", seen, written)
+	}
+
+	waitUntil(t, "tier 1 to accept every span and tier 2 to export what it accepted", 2*time.Minute, 500*time.Millisecond, func() (bool, string) {
+		in, err := readFlow(t1)
+		if err != nil {
+			return false, "tier 1: " + err.Error()
+		}
+		seen := fmt.Sprintf("%d spans sent, tier 1 %v", nl.spansSent, in)
+		if in.accepted < float64(nl.spansSent) {
+			return false, seen
+		}
+		ok, liveSeen := drained()
+		seen += "; " + liveSeen
+		if !ok || !restart {
+			return ok, seen
+		}
+		missing, after := nl.missingAfterKill(t)
+		return missing == 0, fmt.Sprintf("%s; %d of the %d spans sent after the kill have not arrived", seen, missing, after)
+	})
+
+	waitUntil(t, "tier 1 to have no retry pending for the killed collector's address", 2*time.Minute, 250*time.Millisecond, func() (bool, string) {
+		nl.readTier1Log(t)
+		now := time.Now()
+		return !nl.retryDue.After(now), fmt.Sprintf("%d retries and %d drops of %d spans logged for %s; the last retry due %v from now",
+			nl.retries, nl.drops, nl.droppedItems, nl.deadAddr, nl.retryDue.Sub(now).Round(time.Millisecond))
+	})
+
+	nl.stopped = time.Now()
+	t1.Stop()
+	waitUntil(t, "the live tier-2 collectors to export and write what they accepted", 30*time.Second, pollEvery, drained)
+	nl.readTier1Log(t)
+}
+
+// readTier1Log counts tier 1's retries and drops for the dead collector's endpoint, and finds when the
+// last retry it announced is due.
 func (nl *nodeLoss) readTier1Log(t *testing.T) {
-	nl.retries, nl.drops, nl.droppedItems = 0, 0, 0
+	nl.retries, nl.drops, nl.droppedItems, nl.stopDrops = 0, 0, 0, 0
+	nl.retryDue = time.Time{}
 	nl.tier1Log = readLog(t, nl.logFile)
 	for _, l := range nl.tier1Log {
 		if l.Endpoint != nl.deadAddr {
 			continue
 		}
 		switch l.Msg {
-		case "Exporting failed. Will retry the request after interval.":
+		case msgRetry:
 			nl.retries++
-		case "Exporting failed. Dropping data.":
+			interval, err := time.ParseDuration(l.Interval)
+			require.NoError(t, err, "tier 1 logged a retry without its interval")
+			if due := l.TS.Add(interval); due.After(nl.retryDue) {
+				nl.retryDue = due
+			}
+		case msgDrop:
 			nl.drops++
 			nl.droppedItems += l.DroppedItems
+			if !nl.stopped.IsZero() && !l.TS.Before(nl.stopped) {
+				nl.stopDrops += l.DroppedItems
+			}
 		}
 	}
 }
@@ -172,6 +243,26 @@ func (nl *nodeLoss) observeOutputs(t *testing.T) {
 	}
 }
 
+// missingAfterKill counts, while the outputs are still being written, the spans sent after the kill
+// that no output holds yet.
+func (nl *nodeLoss) missingAfterKill(t *testing.T) (missing, sentAfter int) {
+	written := observe(t, nl.outputs...).node
+	for _, req := range nl.schedule {
+		for _, h := range req {
+			if !h.sent.After(nl.killed) {
+				continue
+			}
+			sentAfter += len(h.spans)
+			for _, id := range h.spans {
+				if _, ok := written[id]; !ok {
+					missing++
+				}
+			}
+		}
+	}
+	return missing, sentAfter
+}
+
 func (nl *nodeLoss) sentAfterKillMissing() int {
 	missing := 0
 	nl.sentAfterKill = 0
@@ -196,6 +287,9 @@ func (nl *nodeLoss) onDeadNode(run int) bool {
 	return n[1] || n[3] || n[-1]
 }
 
+// lostWithKilled is the spans that died with the killed collector: missing, and not dropped by tier 1.
+func (nl *nodeLoss) lostWithKilled() int { return nl.lostSpans() - nl.droppedItems }
+
 func (nl *nodeLoss) lostSpans() (spans int) {
 	for _, h := range nl.lostHalves {
 		spans += len(h.spans)
@@ -214,6 +308,10 @@ func (nl *nodeLoss) checkCommon(t *testing.T) map[pcommon.TraceID]bool {
 			assert.Len(t, nodes, 1, "run %d is on one surviving collector", run)
 		}
 	}
+	// Every missing span was dropped by tier 1 (counted in its log) or lost with the killed collector,
+	// which lost at least what it had accepted and not written when last read.
+	assert.LessOrEqual(t, nl.droppedItems, nl.lostSpans(), "tier 1 dropped only spans that are missing")
+	assert.GreaterOrEqual(t, nl.lostWithKilled(), nl.b1Accepted-nl.b1Written, "everything the killed collector held is lost")
 	for _, h := range nl.lostHalves {
 		assert.True(t, nl.onDeadNode(h.run), "a lost span was routed to the killed collector")
 		assert.False(t, h.sent.Before(nl.killed.Add(-lossWindow)),
@@ -283,14 +381,10 @@ func TestNodeLoss(t *testing.T) {
 			}
 		}
 		// Tier 1 works through the dead collector's queue num_consumers requests at a time, each retried
-		// for max_elapsed_time: the drops trail the load. Wait for them, and measure how long they took.
-		deadline := time.Now().Add(2 * time.Minute)
-		for nl.readTier1Log(t); nl.droppedItems < lostAfter && time.Now().Before(deadline); nl.readTier1Log(t) {
-			time.Sleep(time.Second)
-		}
+		// for max_elapsed_time: the drops trail the load (settle waited for them). How long they took:
 		var lastDrop time.Time
 		for _, l := range nl.tier1Log {
-			if l.Endpoint == nl.deadAddr && l.Msg == "Exporting failed. Dropping data." && l.TS.After(lastDrop) {
+			if l.Endpoint == nl.deadAddr && l.Msg == msgDrop && l.TS.After(lastDrop) && l.TS.Before(nl.stopped) {
 				lastDrop = l.TS
 			}
 		}
@@ -308,16 +402,17 @@ func TestNodeLoss(t *testing.T) {
 		assert.InDelta(t, share, lostFrac, 0.15, "after the kill, the dead collector's share of the runs is lost")
 		assert.Positive(t, nl.drops, "tier 1 logged the drop")
 		assert.GreaterOrEqual(t, nl.droppedItems, lostAfter, "every span sent to the dead collector after the kill was dropped by tier 1, and counted in its log")
-		assert.LessOrEqual(t, nl.droppedItems, nl.lostSpans(), "tier 1 dropped only spans that are missing")
-		t.Logf("gone: %d spans sent, %d written, %d lost; the dead collector's share of the runs before the kill %.2f, "+
-			"of the runs sent after it %.2f lost; tier 1 logged %d retries and %d drops of %d spans for %s, the last "+
-			"within %v of the last request (load lasted %v after the kill)",
-			nl.spansSent, nl.got.spans, nl.lostSpans(), share, lostFrac, nl.retries, nl.drops, nl.droppedItems, nl.deadAddr,
+		t.Logf("gone: %d spans sent, %d written, %d lost (%d with the killed collector, which had accepted %d and written %d "+
+			"just before the kill); the dead collector's share of the runs before the kill %.2f, "+
+			"of the runs sent after it %.2f lost; tier 1 logged %d retries and %d drops of %d spans for %s (%d of them when "+
+			"it was stopped at the end), the last while it ran within %v of the last request (load lasted %v after the kill)",
+			nl.spansSent, nl.got.spans, nl.lostSpans(), nl.lostWithKilled(), nl.b1Accepted, nl.b1Written, share, lostFrac,
+			nl.retries, nl.drops, nl.droppedItems, nl.deadAddr, nl.stopDrops,
 			lastDrop.Sub(nl.last).Round(100*time.Millisecond), nl.last.Sub(nl.killed).Round(time.Millisecond))
 	})
 }
 
-// restarted is the node-loss experiment with the collector back on the same address after restartAt.
+// restarted is the node-loss experiment with the collector back on the same address after the outage.
 // With inOrder (num_consumers: 1 on tier 1), tier 1 replays the dead collector's queue in order.
 func restarted(t *testing.T, inOrder bool) {
 	nl := runNodeLoss(t, true)
@@ -327,12 +422,13 @@ func restarted(t *testing.T, inOrder bool) {
 	// queue, retries, and delivers it to the restarted collector.
 	assert.Zero(t, nl.sentAfterKillMissing(), "spans sent after the kill that never arrived")
 	assert.Positive(t, nl.retries, "tier 1 retried the dead collector")
-	assert.Zero(t, nl.drops, "tier 1 dropped nothing: the collector came back within max_elapsed_time")
+	assert.Zero(t, nl.droppedItems-nl.stopDrops, "tier 1 dropped nothing while it ran: the collector came back within max_elapsed_time")
 
-	// What is lost is what the killed collector had accepted and not yet exported.
-	lost := nl.lostSpans()
-	assert.GreaterOrEqual(t, lost, nl.b1Accepted-nl.b1Written, "everything the killed collector held is lost")
-	assert.Equal(t, nl.spansSent, nl.got.spans+lost)
+	// What is lost died with the killed collector (checkCommon bounds it from below). Tier 1 is stopped
+	// only once no retry it announced is still to come, so it should drop nothing then; should a retry
+	// run late and be cut short, its spans count as dropped, not as lost, and the log line says so.
+	lost := nl.lostWithKilled()
+	assert.Equal(t, nl.spansSent, nl.got.spans+nl.lostSpans(), "no span written twice")
 
 	// Recovery: from the restarted collector's health check to the first span it received, and to the
 	// point where it had received the backlog queued for it while it was down.
@@ -413,35 +509,14 @@ func restarted(t *testing.T, inOrder bool) {
 		assert.Zero(t, reordered, "with one consumer per backend, tier 1 replays a backend's requests in order")
 	}
 	t.Logf("restarted (num_consumers %s): %d spans sent, %d written, %d lost in %d requests (the killed collector had accepted %d "+
-		"and written %d when killed); %d requests retried by tier 1, 0 dropped; restarted collector healthy %v "+
+		"and written %d just before the kill); %d requests retried by tier 1, %d spans dropped when it was stopped at the end; restarted collector healthy %v "+
 		"after the kill, first span %v later, backlog of %d spans received %v after it was healthy; "+
 		"%d runs on the killed collector, %d with a request in flight in the window, %d split between the "+
 		"killed and the restarted collector, %d with a different verdict (%d partly judged by the killed "+
 		"collector, %d with a request lost with it, %d replayed out of order from tier 1's queue; %d stuck runs "+
 		"missed, %d healthy runs flagged; plus %d shapeonly-only differences)",
-		map[bool]string{false: "10", true: "1"}[inOrder], nl.spansSent, nl.got.spans, lost, len(nl.lostHalves), nl.b1Accepted, nl.b1Written, nl.retries,
+		map[bool]string{false: "10", true: "1"}[inOrder], nl.spansSent, nl.got.spans, lost, len(nl.lostHalves), nl.b1Accepted, nl.b1Written, nl.retries, nl.stopDrops,
 		nl.up.Sub(nl.killed).Round(time.Millisecond), first.Round(time.Millisecond), backlog,
 		drained.Round(time.Millisecond), deadRuns, len(affected), straddle, len(differ),
 		partKilled, partLost, reordered, missed, spurious, shaped)
-}
-
-// scrapeValue reads one metric family's total without failing the test, for background polling.
-func scrapeValue(addr, name string) (float64, bool) {
-	resp, err := http.Get("http://" + addr + "/metrics")
-	if err != nil {
-		return 0, false
-	}
-	defer resp.Body.Close()
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(resp.Body)
-	if err != nil {
-		return 0, false
-	}
-	total := 0.0
-	if fam, ok := families[name]; ok {
-		for _, m := range fam.GetMetric() {
-			total += m.GetCounter().GetValue() + m.GetGauge().GetValue() + m.GetUntyped().GetValue()
-		}
-	}
-	return total, true
 }

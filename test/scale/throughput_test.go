@@ -76,11 +76,6 @@ func (tr trial) String() string {
 	return fmt.Sprintf("%.0f spans/s, %.2f CPU s/100k spans", tr.rate(), tr.cpuPer100k())
 }
 
-func sinkSpans(sink *collectortest.Collector) float64 {
-	v, _ := scrapeValue(sink.Metrics, "otelcol_receiver_accepted_spans")
-	return v
-}
-
 // envInt reads a positive integer from the environment, for shorter local runs.
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
@@ -89,23 +84,37 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// measure sends runs mixed runs through c as fast as it takes them and times them into the sink.
+// measure sends runs mixed runs through c as fast as it takes them and times them into the sink: the
+// trial ends when the sink's receiver has accepted every span, read every measureEvery.
 func measure(t *testing.T, c, sink *collectortest.Collector, runs int, seed uint64) trial {
 	t.Helper()
-	before := sinkSpans(sink)
+	before, err := readFlow(sink)
+	require.NoError(t, err)
 	cpu := procCPU(t, c.PID())
 	start := time.Now()
 	spans := agentgenSend(t, c.GRPC, "-scenario", "mix", "-count", strconv.Itoa(runs), "-seed", strconv.FormatUint(seed, 10),
 		"-rate", "0", "-batch", "10")
-	deadline := time.Now().Add(2 * time.Minute)
-	for sinkSpans(sink) < before+float64(spans) {
-		require.True(t, time.Now().Before(deadline), "the sink did not receive %d spans", spans)
-		time.Sleep(10 * time.Millisecond)
-	}
+	want := before.accepted + float64(spans)
+	var atSink flow
+	waitUntil(t, fmt.Sprintf("the sink to accept %d spans", spans), 2*time.Minute, measureEvery, func() (bool, string) {
+		sinkFlow, err := readFlow(sink)
+		if err != nil {
+			return false, err.Error()
+		}
+		atSink = sinkFlow
+		if sinkFlow.accepted >= want {
+			return true, ""
+		}
+		under, err := readFlow(c)
+		return false, fmt.Sprintf("sink %v, want accepted %.0f; collector under test %v (scrape error %v)", sinkFlow, want, under, err)
+	})
 	tr := trial{spans: spans, elapsed: time.Since(start), cpu: procCPU(t, c.PID()) - cpu}
-	assert.Equal(t, before+float64(spans), sinkSpans(sink), "the sink received every span, once")
+	assert.Equal(t, want, atSink.accepted, "the sink received every span, once")
 	return tr
 }
+
+// measureEvery is how often a trial reads the sink: often, as the reading ends the trial's clock.
+const measureEvery = 10 * time.Millisecond
 
 // TestThroughput compares otelcol-agent with [memory_limiter, agentguard, shapeonly, batch] against the
 // same collector with [memory_limiter, batch], both exporting OTLP to a sink collector, in the same run:
@@ -164,28 +173,28 @@ func TestThroughput(t *testing.T) {
 // TestMemoryUnderFlood sends 100,000 distinct runs (SCALE_FLOOD_RUNS) as fast as the collector takes them,
 // with agentguard's and shapeonly's bounds set low enough to be reached, and samples the collector's RSS.
 // run_attributes is set, so no run ends at its root span: every run's state stays until it is evicted,
-// the worst case for memory. shapeonly remembers each data-class call (one per support run, by trace and
-// call id), so max_tracked_calls is reached too. The RSS must level off once the bounds are reached.
+// the worst case for memory. shapeonly remembers every trace that carried customer data (one per
+// support run), so max_traces is reached too. The RSS must level off once the bounds are reached.
 func TestMemoryUnderFlood(t *testing.T) {
 	for _, tc := range []struct {
-		name              string
-		maxRuns, maxCalls int
+		name               string
+		maxRuns, maxTraces int
 	}{
 		{"low bounds", 5000, 1000},
 		{"default bounds", 50_000, 100_000},
 	} {
-		t.Run(tc.name, func(t *testing.T) { flood(t, tc.maxRuns, tc.maxCalls) })
+		t.Run(tc.name, func(t *testing.T) { flood(t, tc.maxRuns, tc.maxTraces) })
 	}
 }
 
-func flood(t *testing.T, maxRuns, maxCalls int) {
+func flood(t *testing.T, maxRuns, maxTraces int) {
 	const limitMiB = 512
 	runs := envInt("SCALE_FLOOD_RUNS", 100_000)
 	sink := collectortest.Start(t, sinkTemplate, nil)
 	c := collectortest.Start(t, underTestTemplate(t, true, func(cfg map[string]any) {
 		set(cfg, "processors.agentguard.max_runs", maxRuns)
 		set(cfg, "processors.agentguard.run_attributes", []any{"gen_ai.conversation.id"})
-		set(cfg, "processors.shapeonly.max_tracked_calls", maxCalls)
+		set(cfg, "processors.shapeonly.max_traces", maxTraces)
 		set(cfg, "processors.memory_limiter", map[string]any{"check_interval": "1s", "limit_mib": limitMiB, "spike_limit_mib": 128})
 	}), map[string]string{"Sink": sink.GRPC})
 
@@ -214,16 +223,19 @@ func flood(t *testing.T, maxRuns, maxCalls int) {
 		}
 		peak = max(peak, s.v)
 	}
-	active := c.Metric("otelcol_agentguard_runs_active", nil)
-	evicted := c.Metric("otelcol_agentguard_runs_evicted", map[string]string{"reason": "capacity"})
-	callsEvicted := c.Metric("otelcol_shapeonly_calls_evicted", map[string]string{"reason": "capacity"})
-	refused := c.Metric("otelcol_receiver_refused_spans", nil)
+	for _, name := range []string{metricRunsActive, metricRunsEvicted, metricMemoryEvicted} {
+		require.True(t, c.Serves(name), "the collector serves %s", name)
+	}
+	active := c.Metric(metricRunsActive, nil)
+	evicted := c.Metric(metricRunsEvicted, map[string]string{"reason": "capacity"})
+	tracesEvicted := c.Metric(metricMemoryEvicted, map[string]string{"reason": "capacity"})
+	refused := c.Metric(metricRefused, nil)
 	mib := func(b float64) float64 { return b / (1 << 20) }
 	t.Logf("flood: %d runs, %d spans in %v (%v); RSS idle %.0f MiB, peak %.0f MiB, max in 2nd quarter %.0f MiB, "+
 		"max in 2nd half %.0f MiB (memory_limiter limit %d MiB); agentguard runs_active %.0f (max_runs %d), "+
-		"evicted for capacity %.0f; shapeonly calls evicted for capacity %.0f (max_tracked_calls %d); refused spans %.0f",
+		"evicted for capacity %.0f; shapeonly memory evicted for capacity %.0f (max_traces %d); refused spans %.0f",
 		runs, tr.spans, tr.elapsed.Round(time.Second), tr, mib(float64(idle)), mib(peak), mib(q2), mib(h2), limitMiB,
-		active, maxRuns, evicted, callsEvicted, maxCalls, refused)
+		active, maxRuns, evicted, tracesEvicted, maxTraces, refused)
 	for i, s := range samples {
 		if i%40 == 0 {
 			t.Logf("  RSS at %5.1fs: %.0f MiB", s.at.Sub(start).Seconds(), mib(s.v))
@@ -232,8 +244,8 @@ func flood(t *testing.T, maxRuns, maxCalls int) {
 
 	assert.LessOrEqual(t, active, float64(maxRuns), "agentguard keeps at most max_runs runs")
 	assert.Positive(t, evicted, "the flood reached max_runs")
-	if runs/11 > maxCalls { // one data-class call per support run, one run in eleven
-		assert.Positive(t, callsEvicted, "the flood reached max_tracked_calls")
+	if runs/11 > maxTraces { // one trace with customer data per support run, one run in eleven
+		assert.Positive(t, tracesEvicted, "the flood reached max_traces")
 	}
 	assert.LessOrEqual(t, h2, 1.2*q2, "RSS levels off: the second half of the flood grows it by at most 20%")
 	assert.Less(t, mib(peak), float64(limitMiB), "RSS stays under the memory_limiter limit")
