@@ -73,7 +73,7 @@ type Withholder struct {
 	pending      []int32
 	pendingStart int
 	pendingTurn  int32
-	flat           flatState
+	flat         flatState
 }
 
 // NewWithholder returns a Withholder reading transcripts as the registry declares them.
