@@ -398,3 +398,35 @@ func TestRunRoundsBucketsMakeTurnEfficiencyExact(t *testing.T) {
 		}
 	}
 }
+
+// docs/alerting.md shows each alert's expression as the first PromQL block of its section: the page an
+// alert's description links to must say what the alert evaluates.
+func TestAlertingDocShowsEachRulesExpression(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, "docs", "alerting.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	rules, err := ReadRules(filepath.Join(root, RulesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range rules.Groups {
+		for _, r := range g.Rules {
+			_, section, ok := strings.Cut(doc, "\n### "+r.Alert+"\n")
+			if !ok {
+				t.Errorf("docs/alerting.md has no section ### %s", r.Alert)
+				continue
+			}
+			_, block, ok := strings.Cut(section, "```promql\n")
+			if !ok {
+				t.Errorf("docs/alerting.md section %s shows no PromQL", r.Alert)
+				continue
+			}
+			block, _, _ = strings.Cut(block, "```")
+			if got, want := normalize(t, block), normalize(t, r.Expr); got != want {
+				t.Errorf("docs/alerting.md section %s shows\n\t%s\nbut the rule evaluates\n\t%s", r.Alert, got, want)
+			}
+		}
+	}
+}
