@@ -21,7 +21,7 @@ import (
 // leaf, read afresh from there through the remaining levels. Most points are ruled out without
 // decoding anything: where reading from the point gives the same bytes as the view, where no
 // leaf starts with the first byte it gives, or where its first window is no leaf's first window.
-func (sc *Scanner) alternativeReadings(sets []*Set, src []byte, level int, s search) bool {
+func (sc *Scanner) alternativeReadings(sets []*Set, src []byte, level, levels int, s search) bool {
 	v := &sc.views[level-1]
 	var starts byteSet // the bytes some leaf of some set starts with
 	for _, s := range sets {
@@ -38,7 +38,7 @@ func (sc *Scanner) alternativeReadings(sets []*Set, src []byte, level int, s sea
 			if c := src[p]; c != '\\' && !starts.has(c) {
 				continue
 			}
-			if !sc.mayStartLeaf(sets, &starts, src, v, e, p) {
+			if !sc.mayStartLeaf(sets, &starts, src, level, levels, e, p) {
 				continue
 			}
 			end, ok := sc.leafFrom(sets, src[p:], maxLevels-level+1, s.widen)
@@ -55,10 +55,11 @@ func (sc *Scanner) alternativeReadings(sets []*Set, src []byte, level int, s sea
 	return found
 }
 
-// mayStartLeaf rules out the point p inside the escape e of src (decoded into v) as the start of
-// a leaf read from there, where that can be decided without decoding; starts holds the bytes
-// leaves start with.
-func (sc *Scanner) mayStartLeaf(sets []*Set, starts *byteSet, src []byte, v *view, e escape, p int) bool {
+// mayStartLeaf rules out the point p inside the escape e of src (decoded into the view of
+// levelOf, one of levels views) as the start of a leaf read from there, where that can be
+// decided without decoding; starts holds the bytes leaves start with.
+func (sc *Scanner) mayStartLeaf(sets []*Set, starts *byteSet, src []byte, levelOf, levels int, e escape, p int) bool {
+	v := &sc.views[levelOf-1]
 	if src[p] == '\\' {
 		// p is inside a run of backslashes. Reading from p pairs them differently, which matters
 		// only if the byte after the run is one that an odd run turns into something else; for
@@ -89,20 +90,45 @@ func (sc *Scanner) mayStartLeaf(sets []*Set, starts *byteSet, src []byte, v *vie
 	if len(tail) == 1 && tail[0] == v.text[e.dst] && e.dstEnd == e.dst+1 {
 		return false // \" and \/: reading the quote or slash alone gives the same byte
 	}
-	// Reading from p gives tail, then exactly what the view holds after the escape. If the
-	// window that makes is free of backslashes, every further decoding gives the same window:
-	// unless some leaf starts with it, no leaf starts at p.
-	rest := v.text[e.dstEnd:]
-	need := WindowLen - len(tail)
-	if len(rest) < need {
-		return false // too short for a leaf, and decoding only shortens it
+	// Reading from p gives tail, then exactly what the view holds after the escape. Decoding that
+	// again keeps tail (it has no backslash) and reads the rest afresh from the same point: where
+	// the point starts a unit of the next view, that is what the next view holds from there; where
+	// it is inside an escape of the next view, the rest of that escape is read as plain bytes
+	// (if none is a backslash), which join tail, and after it the next view again. So the
+	// reading's first window at every level is a few plain bytes and a few bytes of a view
+	// already decoded: unless some leaf starts with one of them, none starts at p.
+	var prefix [WindowLen]byte
+	n := copy(prefix[:], tail)
+	pos := int(e.dstEnd)
+	for level := levelOf; ; level++ {
+		text := sc.views[level-1].text
+		need := WindowLen - n
+		if len(text)-pos < need {
+			return false // too short for a leaf, and decoding only shortens it
+		}
+		w := prefix
+		copy(w[n:], text[pos:])
+		if anyStartsWith(sets, window(w[:])) {
+			return true
+		}
+		if bytes.IndexByte(text[pos:pos+need], '\\') < 0 {
+			return false // further decoding gives the same window
+		}
+		if level == levels {
+			// Decoding the deepest view again is what leafFrom does.
+			return level < maxLevels
+		}
+		next := &sc.views[level]
+		if esc, inside := next.escapeAt(pos); inside {
+			rest := text[pos:esc.srcEnd]
+			if bytes.IndexByte(rest, '\\') >= 0 {
+				return true // the reading pairs backslashes differently: leafFrom reads it
+			}
+			n += copy(prefix[n:], rest)
+			pos = int(esc.srcEnd)
+		}
+		pos = next.decodedUpTo(pos)
 	}
-	if bytes.IndexByte(rest[:need], '\\') >= 0 {
-		return true
-	}
-	var w [WindowLen]byte
-	copy(w[copy(w[:], tail):], rest)
-	return anyStartsWith(sets, window(w[:]))
 }
 
 // changesWhenEscaped reports whether a backslash in front of c reads as something other than a
@@ -122,17 +148,23 @@ func firstByte(r rune) byte {
 	return b[0]
 }
 
+// altReach is how far leafFrom follows a region: once it runs this far from the point, the
+// reading from the point is long back in step with the view's own decoding, whose region covers
+// the rest.
+const altReach = 64
+
 // leafFrom decodes text (a tail of a view, read from its first byte) up to levels times and
 // reports whether one of those decodings begins with a withheld region, and where that region
-// ends in text. It decodes a bounded prefix of text, growing it while a region might run past
-// what that prefix decodes to reliably.
+// ends in text. It decodes a short prefix of text first, which is all it takes to see that no
+// leaf starts there, and a longer one while a region might run past what the prefix decodes to
+// reliably.
 func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int, widen bool) (int, bool) {
-	for limit := 256; ; limit *= 4 {
+	for limit := 32; ; limit *= 4 {
 		seg := text[:min(len(text), limit)]
-		// reliable is how much of each decoding is certainly what decoding all of text gives:
-		// all of it, or, when seg cuts text short, what the escapes that end before the cut, or
-		// before the unreliable part of the decoding below, decode to.
 		truncated := len(seg) < len(text)
+		// reliable is how much of each decoding is certainly what decoding all of text gives:
+		// all of it, or, when seg cuts text short, what the units before the first backslash
+		// that might start an escape the cut (or the unreliable part below) cuts short decode to.
 		reliable := len(seg)
 		again := false
 		src := seg
@@ -140,23 +172,39 @@ func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int, widen bool) (i
 			lv := &sc.local[k]
 			lv.decode(src)
 			if truncated {
-				reliable = lv.decodedUpTo(max(0, reliable-(maxEscapeLen-1)))
+				cut := reliable
+				from := max(0, reliable-(maxEscapeLen-1))
+				if i := bytes.IndexByte(src[from:reliable], '\\'); i >= 0 {
+					cut = from + i
+				}
+				reliable = lv.decodedUpTo(cut)
 			} else {
 				reliable = len(lv.text)
 			}
-			end, ok, reach := sc.regionAtStart(sets, lv.text, widen)
-			if truncated && (reliable < minFragment+WindowLen || reach+Stride+WindowLen > reliable) {
+			switch {
+			case reliable >= WindowLen && !anyStartsWith(sets, window(lv.text)):
+				// No leaf starts this decoding.
+			case truncated && reliable < minFragment+WindowLen:
 				again = true
-				break
-			}
-			if ok {
-				a, b := 0, end
-				for m := k; m >= 0; m-- {
-					a, b = sc.local[m].source(a, b)
+			default:
+				end, ok, reach := sc.regionAtStart(sets, lv.text, widen)
+				if truncated && reach+Stride+WindowLen > reliable {
+					if reach < altReach {
+						again = true
+						break
+					}
+					ok, end = true, min(end, reliable)
 				}
-				return b, true
+				if ok {
+					a, b := 0, end
+					for m := k; m >= 0; m-- {
+						a, b = sc.local[m].source(a, b)
+					}
+					return b, true
+				}
 			}
-			if bytes.IndexByte(lv.text, '\\') < 0 {
+			// Without a backslash, decoding again changes nothing that counts.
+			if again || bytes.IndexByte(lv.text[:reliable], '\\') < 0 {
 				break
 			}
 			src = lv.text

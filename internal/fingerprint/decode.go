@@ -112,3 +112,12 @@ func (v *view) decodedUpTo(pos int) int {
 	prev := v.escapes[i-1]
 	return int(prev.dstEnd) + pos - int(prev.srcEnd)
 }
+
+// escapeAt returns the escape sequence of the source that pos is strictly inside, if any.
+func (v *view) escapeAt(pos int) (escape, bool) {
+	i := sort.Search(len(v.escapes), func(i int) bool { return int(v.escapes[i].srcEnd) > pos })
+	if i < len(v.escapes) && int(v.escapes[i].src) < pos {
+		return v.escapes[i], true
+	}
+	return escape{}, false
+}

@@ -64,7 +64,7 @@ func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 		}
 	}
 	for level := 1; level <= levels; level++ {
-		if sc.alternativeReadings(sets, sc.textAt(text, level-1), level, s) && s.firstOnly {
+		if sc.alternativeReadings(sets, sc.textAt(text, level-1), level, levels, s) && s.firstOnly {
 			return true
 		}
 	}

@@ -101,7 +101,7 @@ func TestEncodedLeavesAreWithheld(t *testing.T) {
 	}
 	record := setOf(leaves...)
 	var sc Scanner
-	for i := range 20000 {
+	for i := range 3000 {
 		leaf := leaves[r.IntN(len(leaves))]
 		enc := leaf
 		for range i % 4 {
