@@ -152,12 +152,12 @@ func buildDistribution(t *testing.T, builder, root, snippet string) string {
 		"the README's builder snippet should name %s once, as the path to edit", checkoutPlaceholder)
 	snippet = strings.ReplaceAll(snippet, checkoutPlaceholder, root)
 
-	var readers struct {
+	var fromReadme struct {
 		Processors []any `yaml:"processors"`
 		Replaces   []any `yaml:"replaces"`
 	}
-	require.NoError(t, yaml.Unmarshal([]byte(snippet), &readers), "the README's builder snippet is not YAML")
-	require.NotEmpty(t, readers.Processors, "the README's builder snippet should list processors")
+	require.NoError(t, yaml.Unmarshal([]byte(snippet), &fromReadme), "the README's builder snippet is not YAML")
+	require.NotEmpty(t, fromReadme.Processors, "the README's builder snippet should list processors")
 
 	base, err := os.ReadFile(filepath.Join("testdata", "builder-config.yaml"))
 	require.NoError(t, err)
@@ -166,9 +166,9 @@ func buildDistribution(t *testing.T, builder, root, snippet string) string {
 	dir := t.TempDir()
 	output := filepath.Join(dir, "dist")
 	config["dist"].(map[string]any)["output_path"] = output
-	config["processors"] = append(listOf(config["processors"]), readers.Processors...)
-	if len(readers.Replaces) > 0 {
-		config["replaces"] = append(listOf(config["replaces"]), readers.Replaces...)
+	config["processors"] = append(listOf(config["processors"]), fromReadme.Processors...)
+	if len(fromReadme.Replaces) > 0 {
+		config["replaces"] = append(listOf(config["replaces"]), fromReadme.Replaces...)
 	}
 	written, err := yaml.Marshal(config)
 	require.NoError(t, err)
