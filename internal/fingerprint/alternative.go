@@ -188,7 +188,7 @@ func (sc *Scanner) leafFrom(sets []*Set, text []byte, levels int, widen bool) (i
 				again = true
 			default:
 				end, ok, reach := sc.regionAtStart(sets, lv.text, widen)
-				if truncated && reach+Stride+WindowLen > reliable {
+				if truncated && reach+stride+WindowLen > reliable {
 					if reach < altReach {
 						again = true
 						break
@@ -228,7 +228,7 @@ func (sc *Scanner) regionAtStart(sets []*Set, text []byte, widen bool) (end int,
 		return 0, false, 0
 	}
 	n := 1
-	for n < len(hits) && hits[n].pos-hits[n-1].pos <= Stride {
+	for n < len(hits) && hits[n].pos-hits[n-1].pos <= stride {
 		n++
 	}
 	sp, ok := region(sets, text, hits[:n], widen)

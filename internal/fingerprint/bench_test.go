@@ -138,23 +138,29 @@ func BenchmarkRedactJSON(b *testing.B) {
 	}
 }
 
-// BenchmarkAddLeaf remembers the 1,000 leaves and reports the Set's memory per KiB of leaf text.
+// BenchmarkAddLeaf remembers 10 to 10,000 leaves and reports the Set's memory per KiB of leaf
+// text.
 func BenchmarkAddLeaf(b *testing.B) {
-	total := 0
-	for _, l := range benchLeaves {
-		total += len(l)
-	}
-	b.SetBytes(int64(total))
-	b.ReportAllocs()
-	var s *Set
-	for b.Loop() {
-		s = NewSet(1 << 20)
-		for _, l := range benchLeaves {
-			s.AddLeaf(l)
+	for _, n := range []int{10, 100, 1000, 10000} {
+		leaves := customerLeaves(n)
+		total := 0
+		for _, l := range leaves {
+			total += len(l)
 		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			var s *Set
+			for b.Loop() {
+				s = NewSet(1 << 20)
+				for _, l := range leaves {
+					s.AddLeaf(l)
+				}
+			}
+			b.ReportMetric(float64(s.SizeBytes())/(float64(total)/1024), "setB/KiB")
+			b.ReportMetric(float64(s.Len()), "fingerprints")
+		})
 	}
-	b.ReportMetric(float64(s.SizeBytes())/(float64(total)/1024), "setB/KiB")
-	b.ReportMetric(float64(s.Len()), "fingerprints")
 }
 
 // withLeaves returns a copy of text with a remembered value written over it every interval bytes.

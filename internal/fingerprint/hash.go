@@ -11,7 +11,8 @@ import (
 // dictionary of likely windows without them.
 var keys = func() (k struct{ filterMul, fp0, fp1, fp2, fp3, whole0, whole1 uint64 }) {
 	var b [56]byte
-	rand.Read(b[:])                                     // never fails: crypto/rand crashes the program rather than return weak bytes
+	// Read never fails: crypto/rand crashes the program rather than return weak bytes.
+	rand.Read(b[:])
 	k.filterMul = binary.LittleEndian.Uint64(b[0:]) | 1 // odd, so multiplying loses no bits
 	k.fp0 = binary.LittleEndian.Uint64(b[8:])
 	k.fp1 = binary.LittleEndian.Uint64(b[16:])

@@ -2,7 +2,6 @@ package fingerprint
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"unsafe"
 
@@ -56,20 +55,6 @@ func validate(doc []byte) error {
 		return fmt.Errorf("fingerprint: %w: data after the document at offset %d", jsonraw.ErrSyntax, end)
 	}
 	return nil
-}
-
-// mergeSpans sorts spans in place and merges those that overlap or touch.
-func mergeSpans(spans []span) []span {
-	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
-	out := spans[:0]
-	for _, sp := range spans {
-		if n := len(out); n > 0 && sp.start <= out[n-1].end {
-			out[n-1].end = max(out[n-1].end, sp.end)
-			continue
-		}
-		out = append(out, sp)
-	}
-	return out
 }
 
 // jsonRedactor writes one validated document with the values that hold a region withheld.

@@ -27,8 +27,8 @@ func (s *Set) appendHits(hits []hit, text []byte) []hit {
 // anywhere. What makes that affordable is the prefilter: per offset, one unaligned load, one
 // multiply and one bit test in a filter of at most 128 KiB, four offsets per loop iteration with
 // one branch between them, no call in the loop, and a slice that shrinks from the front so the
-// compiler can drop the bounds checks on the loads. Only the offsets that pass (about one in 200
-// that do not match) pay for the fingerprint and the table.
+// compiler can drop the bounds checks on the loads. Only the offsets that pass (a few in a
+// thousand that do not match) pay for the fingerprint and the table.
 func (s *Set) nextPass(text []byte, from int) int {
 	filter := s.filter
 	mask := uint64(len(filter) - 1)

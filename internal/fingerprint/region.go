@@ -1,5 +1,7 @@
 package fingerprint
 
+import "slices"
+
 // minFragment is the length from which a run of matching windows is withheld even though it is
 // not a whole leaf: a 16-byte stretch of a withheld value repeated is that value leaking, while
 // one 8-byte window (".example", "Whitfield") is as likely to be ordinary text.
@@ -9,17 +11,17 @@ const minFragment = 2 * WindowLen
 type span struct{ start, end int }
 
 // appendRegions appends to spans the withheld regions among hits, the sorted hits of sets in
-// text. A region is a run of hits each at most Stride after the last, so that their windows
+// text. A region is a run of hits each at most stride after the last, so that their windows
 // cover every byte from the first to the end of the last. It is withheld when it holds a whole
 // leaf (a hit flagged START and one flagged END at the distance of a leaf that starts and ends
 // with those windows) or spans at least minFragment bytes. Where a region does not begin on a
-// START hit it is widened by Stride-1 bytes, the most that sampling can leave uncovered before
+// START hit it is widened by stride-1 bytes, the most that sampling can leave uncovered before
 // its first hit; likewise after its last hit unless that one is flagged END. Where the value
 // holding the region is withheld whole rather than the region, widen is false.
 func appendRegions(spans []span, sets []*Set, text []byte, hits []hit, widen bool) []span {
 	for i := 0; i < len(hits); {
 		j := i + 1
-		for j < len(hits) && hits[j].pos-hits[j-1].pos <= Stride {
+		for j < len(hits) && hits[j].pos-hits[j-1].pos <= stride {
 			j++
 		}
 		if sp, ok := region(sets, text, hits[i:j], widen); ok {
@@ -38,10 +40,10 @@ func region(sets []*Set, text []byte, run []hit, widen bool) (span, bool) {
 		return span{}, false
 	}
 	if widen && first.flags&flagStart == 0 {
-		sp.start = max(0, sp.start-(Stride-1))
+		sp.start = max(0, sp.start-(stride-1))
 	}
 	if widen && last.flags&flagEnd == 0 {
-		sp.end = min(len(text), sp.end+(Stride-1))
+		sp.end = min(len(text), sp.end+(stride-1))
 	}
 	return sp, true
 }
@@ -68,4 +70,18 @@ func holdsWholeLeaf(sets []*Set, text []byte, run []hit) bool {
 		}
 	}
 	return false
+}
+
+// mergeSpans sorts spans in place and merges those that overlap or touch.
+func mergeSpans(spans []span) []span {
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	out := spans[:0]
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp.start <= out[n-1].end {
+			out[n-1].end = max(out[n-1].end, sp.end)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }

@@ -10,10 +10,10 @@ import (
 // remembered: runs that short are too common in ordinary text to mean anything.
 const WindowLen = 8
 
-// Stride is the distance between the interior windows a Set remembers of a leaf. Its first and
-// last windows are always remembered; between them every Stride-th is, which divides the memory
-// by Stride and still leaves no byte of a repeated leaf uncovered by some matching window.
-const Stride = 4
+// stride is the distance between the interior windows a Set remembers of a leaf. Its first and
+// last windows are always remembered; between them every stride-th is, which divides the memory
+// by stride and still leaves no byte of a repeated leaf uncovered by some matching window.
+const stride = 4
 
 // Flags in the low byte of a table entry; the upper 56 bits are the fingerprint's.
 const (
@@ -24,8 +24,8 @@ const (
 	flagBits   = 0xff
 )
 
-// Filter bounds: the prefilter sets one bit per window in at least bitsPerWindow bits, so about
-// one offset in 200 of unrelated text passes it and pays for a table lookup. It grows from
+// Filter bounds: the prefilter sets one bit per window in at least bitsPerWindow bits, so a few
+// offsets in a thousand of unrelated text pass it and pay for a table lookup. It grows from
 // minFilterBytes to maxFilterBytes; a Set of 1,000 typical leaves reaches the maximum, and past
 // about 4,000 windows it passes more offsets.
 const (
@@ -60,8 +60,8 @@ type Set struct {
 	firstBytes byteSet
 }
 
-// NewSet returns an empty Set that will hold at most maxEntries fingerprints (each leaf takes
-// about one per Stride bytes, plus one). maxEntries below 1 makes a Set that holds nothing.
+// NewSet returns an empty Set that will hold at most maxEntries fingerprints: a leaf takes one
+// per 4 bytes, plus two. maxEntries below 1 makes a Set that holds nothing.
 func NewSet(maxEntries int) *Set {
 	return &Set{max: max(maxEntries, 0)}
 }
@@ -127,7 +127,7 @@ func nextWindow(off, last int) int {
 	if off == last {
 		return last + 1
 	}
-	return min(off+Stride, last)
+	return min(off+stride, last)
 }
 
 // A byteSet is a set of byte values.

@@ -38,7 +38,7 @@ func TestFullSet(t *testing.T) {
 	}
 	var sc Scanner
 	got, _ := sc.RedactText(nil, []*Set{s}, leaf)
-	if want := "[withheld]" + string(leaf[16+Stride-1:]); string(got) != want {
+	if want := "[withheld]" + string(leaf[16+stride-1:]); string(got) != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if added, full := NewSet(0).AddLeaf(leaf); added != 0 || !full {

@@ -1,10 +1,6 @@
 package fingerprint
 
-import (
-	"slices"
-
-	"github.com/agentotel/agentotel/internal/countsonly"
-)
+import "github.com/agentotel/agentotel/internal/countsonly"
 
 // maxRounds bounds how often RedactText searches its own output again. A leaf that overlaps the
 // marker itself (one ending in "[with", say) can be formed anew where a marker meets the text
@@ -53,13 +49,8 @@ func anyMarkerLike(sets []*Set) bool {
 
 // appendRedacted appends text to dst with the ranges in sc.spans replaced by the marker.
 func (sc *Scanner) appendRedacted(dst, text []byte) []byte {
-	slices.SortFunc(sc.spans, func(a, b span) int { return a.start - b.start })
 	pos := 0
-	for i := 0; i < len(sc.spans); {
-		sp := sc.spans[i]
-		for i++; i < len(sc.spans) && sc.spans[i].start <= sp.end; i++ {
-			sp.end = max(sp.end, sc.spans[i].end)
-		}
+	for _, sp := range mergeSpans(sc.spans) {
 		dst = append(dst, text[pos:sp.start]...)
 		dst = append(dst, countsonly.Withheld...)
 		pos = sp.end

@@ -24,7 +24,7 @@ func TestRedactText(t *testing.T) {
 		{"a common run of a leaf is not the leaf", "Dr. Whitfield wrote to sales.example.com", "Dr. Whitfield wrote to sales.example.com"},
 		{"the last window alone is not the leaf", "Roe-Whitfield", "Roe-Whitfield"},
 		{"a leaf's start and end windows, but not at its length", "Jane Doe, Jane Doe", "[withheld], [withheld]"},
-		// A fragment need not start or end on a remembered window: up to Stride-1 bytes on
+		// A fragment need not start or end on a remembered window: up to stride-1 bytes on
 		// either side go with it.
 		{"long fragment", "notes: prefers email; disputes every invoice; ok", "note[withheld]ok"},
 		{"long fragment ending the leaf", "notes: prefers email; disputes every invoice over 500 EUR", "note[withheld]"},
