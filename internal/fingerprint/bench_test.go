@@ -9,8 +9,9 @@ import (
 
 // The benchmarks search agent transcripts that hold none of 1,000 remembered customer values,
 // the common case on a busy collector, at three sizes: time per byte should not depend on the
-// size. The anchors in the same run are the floor any scan pays: one bytes.Index of one 8-byte
-// needle (SIMD on amd64), and a loop that touches every byte once.
+// size. Each operation takes the next slice of that size from 16 MiB of text, so the small sizes
+// see the same mix as the large one. The anchors in the same run are the floor any scan pays:
+// one bytes.Index of one 8-byte needle (SIMD on amd64), and a loop that touches every byte once.
 
 var benchSizes = []struct {
 	name string
@@ -27,34 +28,49 @@ var (
 // transcript (prose, log lines and chat messages whose tool results are stringified JSON, so
 // decoded once where those escapes are), and the transcript as it sits in a JSON string (every
 // quote and newline escaped, the stringified results twice: decoded twice throughout).
-func benchKinds(size int) []struct {
+func benchKinds() []struct {
 	name string
 	text []byte
 } {
-	escaped, _ := json.Marshal(string(benchText[:size]))
+	escaped, _ := json.Marshal(string(benchText))
 	return []struct {
 		name string
 		text []byte
 	}{
-		{"prose", bytes.ReplaceAll(benchText[:size], []byte(`\`), []byte("/"))},
-		{"transcript", benchText[:size]},
+		{"prose", bytes.ReplaceAll(benchText, []byte(`\`), []byte("/"))},
+		{"transcript", benchText},
 		{"escaped", escaped[1 : len(escaped)-1]},
 	}
 }
 
+// slices cuts text into consecutive pieces of size bytes, at most 1,024 of them.
+func slicesOf(text []byte, size int) [][]byte {
+	var out [][]byte
+	for i := 0; i+size <= len(text) && len(out) < 1024; i += size {
+		out = append(out, text[i:i+size])
+	}
+	return out
+}
+
 func BenchmarkHit(b *testing.B) {
 	sets := []*Set{benchSet}
+	kinds := benchKinds()
 	for _, bs := range benchSizes {
-		for _, kind := range benchKinds(bs.size) {
+		for _, kind := range kinds {
 			b.Run(kind.name+"/"+bs.name, func(b *testing.B) {
+				texts := slicesOf(kind.text, bs.size)
 				var sc Scanner // its first search grows its buffers, as a batch's first span does
-				if sc.Hit(sets, kind.text) {
-					b.Fatal("the benchmark text holds a leaf")
+				for _, t := range texts {
+					if sc.Hit(sets, t) {
+						b.Fatal("the benchmark text holds a leaf")
+					}
 				}
-				b.SetBytes(int64(len(kind.text)))
+				b.SetBytes(int64(bs.size))
 				b.ReportAllocs()
+				i := 0
 				for b.Loop() {
-					sc.Hit(sets, kind.text)
+					sc.Hit(sets, texts[i%len(texts)])
+					i++
 				}
 			})
 		}
@@ -100,41 +116,51 @@ func countByte(text []byte, c byte) int {
 	return n
 }
 
-// BenchmarkRedactText redacts text that holds a remembered value every 4 KiB.
+// BenchmarkRedactText redacts the transcript as it is ("clean": nothing to withhold) and with a
+// remembered value written into it every 4 KiB ("leaves").
 func BenchmarkRedactText(b *testing.B) {
 	sets := []*Set{benchSet}
 	for _, bs := range benchSizes {
-		text := withLeaves(benchText[:bs.size], 4<<10)
-		b.Run(bs.name, func(b *testing.B) {
-			var sc Scanner
-			dst, _ := sc.RedactText(nil, sets, text) // grows the buffers once, as a batch does
-			b.SetBytes(int64(len(text)))
-			b.ReportAllocs()
-			for b.Loop() {
-				dst, _ = sc.RedactText(dst[:0], sets, text)
-			}
-		})
+		for _, kind := range []struct {
+			name string
+			text []byte
+		}{{"clean", benchText[:bs.size]}, {"leaves", withLeaves(benchText[:bs.size], 4<<10)}} {
+			b.Run(kind.name+"/"+bs.name, func(b *testing.B) {
+				var sc Scanner
+				dst, _ := sc.RedactText(nil, sets, kind.text) // grows the buffers once, as a batch does
+				b.SetBytes(int64(len(kind.text)))
+				b.ReportAllocs()
+				for b.Loop() {
+					dst, _ = sc.RedactText(dst[:0], sets, kind.text)
+				}
+			})
+		}
 	}
 }
 
-// BenchmarkRedactJSON redacts a JSON array of transcript messages, one in 20 holding a remembered
-// value, some of them in a stringified tool result.
+// BenchmarkRedactJSON redacts a JSON array of chat messages, a third of them with a stringified
+// tool result as content: with no remembered value in it ("clean"), and with one in every 20th
+// message ("leaves").
 func BenchmarkRedactJSON(b *testing.B) {
 	sets := []*Set{benchSet}
 	for _, bs := range benchSizes {
-		doc := transcriptDoc(bs.size)
-		b.Run(bs.name, func(b *testing.B) {
-			var sc Scanner
-			dst, _, _ := sc.RedactJSON(nil, sets, doc, nil)
-			b.SetBytes(int64(len(doc)))
-			b.ReportAllocs()
-			for b.Loop() {
-				var err error
-				if dst, _, err = sc.RedactJSON(dst[:0], sets, doc, nil); err != nil {
-					b.Fatal(err)
+		for _, kind := range []struct {
+			name string
+			doc  []byte
+		}{{"clean", transcriptDoc(bs.size, 0)}, {"leaves", transcriptDoc(bs.size, 20)}} {
+			b.Run(kind.name+"/"+bs.name, func(b *testing.B) {
+				var sc Scanner
+				dst, _, _ := sc.RedactJSON(nil, sets, kind.doc, nil)
+				b.SetBytes(int64(len(kind.doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					var err error
+					if dst, _, err = sc.RedactJSON(dst[:0], sets, kind.doc, nil); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -173,8 +199,8 @@ func withLeaves(text []byte, interval int) []byte {
 }
 
 // transcriptDoc returns about size bytes of JSON: chat messages whose content is prose or a
-// stringified tool result, one in 20 naming a remembered value.
-func transcriptDoc(size int) []byte {
+// stringified tool result, every leafEvery-th naming a remembered value (none if leafEvery is 0).
+func transcriptDoc(size, leafEvery int) []byte {
 	doc := []byte("[")
 	for i := 0; len(doc) < size; i++ {
 		if i > 0 {
@@ -182,7 +208,7 @@ func transcriptDoc(size int) []byte {
 		}
 		prose := benchText[(i*997)%(len(benchText)-300):][:200]
 		leaf := ""
-		if i%20 == 0 {
+		if leafEvery > 0 && i%leafEvery == 0 {
 			leaf = string(benchLeaves[i%len(benchLeaves)])
 		}
 		var content any = string(prose) + leaf
