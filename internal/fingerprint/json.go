@@ -14,7 +14,8 @@ import (
 // as RedactText searches text (verbatim, decoded up to three times, and read from inside
 // escapes), and each region withholds the values it falls in: strings, object keys and numbers.
 // A region that runs across values withholds each of them. A string directly under a key that
-// kept reports true is left as it is, as the shaping leaves it. A string that itself holds a JSON
+// kept reports true (kept sees the key decoded; nil keeps none) is left as it is, as the shaping
+// leaves it. A string that itself holds a JSON
 // object or array (a document stringified into another) is redacted inside by the same rules and
 // encoded again, rather than withheld whole.
 //

@@ -3,8 +3,8 @@ package fingerprint
 import "github.com/agentotel/agentotel/internal/jsonraw"
 
 // AddJSONLeaves remembers the leaves that shaping withholds from doc, a JSON document: every
-// string not directly under a key that kept reports true, and every string inside an array,
-// kept or not (shaping withholds an array whole). Strings are remembered decoded. A string that
+// string not directly under a key that kept reports true (kept sees the key decoded; nil keeps
+// none), and every string inside an array, kept or not (shaping withholds an array whole). Strings are remembered decoded. A string that
 // holds a JSON object or array (a document stringified into another, which shaping shapes as
 // JSON) contributes that document's leaves by the same rules instead of its own text. Keys,
 // numbers and literals are kept by shaping, so they are not leaves.

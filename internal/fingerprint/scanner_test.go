@@ -38,3 +38,22 @@ func TestDecodedHitsMatchAFullSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAllocationsWithoutHits: a reused Scanner searches and copies text that holds no leaf
+// without allocating, escapes and all.
+func TestNoAllocationsWithoutHits(t *testing.T) {
+	sets := []*Set{setOf(customerLeaves(100)...)}
+	text := transcriptText(16 << 10)
+	doc := []byte(`{"messages":[{"role":"tool","content":"{\"status\":\"ok\",\"note\":\"caf\u00e9\"}"}]}`)
+	var sc Scanner
+	dst := make([]byte, 0, 32<<10)
+	run := func() {
+		sc.Hit(sets, text)
+		dst, _ = sc.RedactText(dst[:0], sets, text)
+		dst, _, _ = sc.RedactJSON(dst[:0], sets, doc, nil)
+	}
+	run()
+	if n := testing.AllocsPerRun(10, run); n != 0 {
+		t.Errorf("%v allocations per search of text without leaves", n)
+	}
+}
