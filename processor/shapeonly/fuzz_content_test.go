@@ -155,6 +155,11 @@ var contentSeeds = []contentSeed{
 			{4, formDoubleEncoded, placeEventAttribute, 3, 2}, {1, formOTLPValue, placeAttribute, 5, 3}, {2, formPlain, placeResource, 1, 2},
 			{3, formPython, placeLinkAttribute, 4, 0}, {0, formJSON, placeStatus, 3, 0x05}, {4, formEscaped, placeSpanName, 4, 0},
 		}},
+	{0, 5, 0x80, [5]string{"cus_31415926535897", "Þórunn Guðmundsdóttir", "thorunn/vip@example.is", "🦄 unicorn tier", "VIP\nsince 2019 <b>"},
+		[]placement{
+			{1, formPlain, placeExistingValue, 4, 0x14}, {2, formEscaped, placeExistingValue, 3, 0x09}, {4, formDoubleEncoded, placeExistingValue, 3, 0x0d},
+			{3, formEscaped, placeAttribute, 5, 0x02}, {1, formEscaped, placeExistingValue, 4, 0x13}, {0, formPython, placeExistingValue, 1, 0x11},
+		}},
 }
 
 // Forms a planted copy takes.
@@ -164,7 +169,9 @@ const (
 	// formJSON: a JSON document holding the value under a key that is not kept, nested one to four
 	// deep, perhaps in an array, written by encoding/json with or without HTML escaping.
 	formJSON
-	// formEscaped: the value JSON-escaped as json.Marshal writes it, in text.
+	// formEscaped: the value JSON-escaped, in text: as json.Marshal writes it, with "/" escaped too
+	// (as PHP does), with every non-ASCII character as upper-case \uXXXX, or with every character
+	// as \uXXXX.
 	formEscaped
 	// formPython: the value escaped as Python's json.dumps writes it (\uXXXX for every non-ASCII
 	// character), in a dict or in text.
@@ -172,7 +179,7 @@ const (
 	// formDoubleEncoded: a JSON string holding a JSON document holding the value, perhaps inside one
 	// more document (escaped two or three times in all).
 	formDoubleEncoded
-	// formOTLPValue: an OTLP map or slice holding the value; as text where a place holdsLeaf only text.
+	// formOTLPValue: an OTLP map or slice holding the value; as text where a place holds only text.
 	formOTLPValue
 	numForms
 )
@@ -187,6 +194,9 @@ const (
 	placeLinkAttribute
 	placeResource
 	placeScope
+	// placeExistingValue: inside a string attribute the span already has (a transcript, an answer, a
+	// tool's arguments), in one of the strings of its JSON or after its text.
+	placeExistingValue
 	numPlaces
 )
 
@@ -367,8 +377,56 @@ func plantCopies(batches []ptrace.Traces, values []string, placements []placemen
 			putPlanted(batch.ResourceSpans().At(0).Resource().Attributes(), key, value, p)
 		case placeScope:
 			putPlanted(batch.ResourceSpans().At(0).ScopeSpans().At(0).Scope().Attributes(), key, value, p)
+		case placeExistingValue:
+			if span.SpanID() == dc.SpanID() {
+				span = spans[(int(p.target)+1)%len(spans)]
+			}
+			plantInExistingValue(span.Attributes(), value, p)
 		}
 	}
+}
+
+// plantInExistingValue adds a copy to one of the string attributes a span already has, other than
+// ids and kept keys: in a JSON document, to one of its strings not directly under a kept key
+// (re-encoded, so the copy gets one more level of escapes, and is never nested past the three
+// levels the search promises); in other text, after it.
+func plantInExistingValue(m pcommon.Map, value string, p placement) {
+	rules := newContentRules()
+	var hosts []pcommon.Value
+	for k, v := range m.All() {
+		if v.Type() == pcommon.ValueTypeStr && !rules.protected[k] && !rules.kept[k] {
+			hosts = append(hosts, v)
+		}
+	}
+	if len(hosts) == 0 {
+		return
+	}
+	host := hosts[int(p.variant)%len(hosts)]
+	doc, ok := parseOrderedJSON(host.Str())
+	if !ok || !startsJSONContainer(host.Str()) {
+		host.SetStr(host.Str() + " " + plantedText(value, p))
+		return
+	}
+	p.variant &^= 4 // formDoubleEncoded's third level, which the host's own encoding now adds
+	var strs []*orderedJSON
+	var walk func(n *orderedJSON)
+	walk = func(n *orderedJSON) {
+		for i, e := range n.elems {
+			switch {
+			case e.kind == '"' && (n.kind == '[' || !rules.kept[n.keys[i]]):
+				strs = append(strs, e)
+			case e.kind == '{' || e.kind == '[':
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	if len(strs) == 0 {
+		return
+	}
+	target := strs[int(p.variant>>3)%len(strs)]
+	target.text += " " + plantedText(value, p)
+	host.SetStr(doc.encode())
 }
 
 // putPlanted puts a planted copy under key: as an OTLP map or slice for formOTLPValue, as text
@@ -418,8 +476,7 @@ func plantedText(value string, p placement) string {
 		after := []string{"again.", "(verified)", "thanks", ""}[(v>>2)%4]
 		return before + " " + value + " " + after
 	case formEscaped:
-		escaped := jsonStringLiteral(value, true)
-		return "record: " + escaped[1:len(escaped)-1] + " (copied)"
+		return "record: " + escapeJSONStyle(value, v%4) + " (copied)"
 	case formPython:
 		if v&1 != 0 {
 			return `{"note": "` + pythonJSONEscape(value) + `", "count": 1}`
@@ -783,7 +840,8 @@ func startsJSONContainer(s string) bool {
 }
 
 // orderedJSON is a parsed JSON value that keeps member order and repeated keys: kind is '{', '[', '"'
-// (text is the decoded string), '0' (a number, text as written) or 'l' (true, false, null).
+// (text is the decoded string), '0' (a number, text as written) or 'l' (true, false or null, as
+// text).
 type orderedJSON struct {
 	kind  byte
 	text  string
@@ -846,7 +904,36 @@ func parseOrderedValue(dec *json.Decoder) (*orderedJSON, error) {
 	case json.Number:
 		return &orderedJSON{kind: '0', text: tok.String()}, nil
 	}
-	return &orderedJSON{kind: 'l'}, nil
+	return &orderedJSON{kind: 'l', text: fmt.Sprint(tok)}, nil
+}
+
+// encode writes the value back as compact JSON, strings escaped as agentgen writes them.
+func (n *orderedJSON) encode() string {
+	var b strings.Builder
+	var write func(n *orderedJSON)
+	write = func(n *orderedJSON) {
+		switch n.kind {
+		case '{', '[':
+			b.WriteByte(n.kind)
+			for i, e := range n.elems {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				if n.kind == '{' {
+					b.WriteString(jsonStringLiteral(n.keys[i], false))
+					b.WriteByte(':')
+				}
+				write(e)
+			}
+			b.WriteByte(map[byte]byte{'{': '}', '[': ']'}[n.kind])
+		case '"':
+			b.WriteString(jsonStringLiteral(n.text, false))
+		default:
+			b.WriteString(n.text)
+		}
+	}
+	write(n)
+	return b.String()
 }
 
 // encodeJSONText writes v as encoding/json does: json.Marshal (HTML characters escaped) or an Encoder
@@ -863,6 +950,36 @@ func encodeJSONText(v any, escapeHTML bool) string {
 
 // jsonStringLiteral is s as a JSON string literal, quotes included.
 func jsonStringLiteral(s string, escapeHTML bool) string { return encodeJSONText(s, escapeHTML) }
+
+// escapeJSONStyle is s as the inside of a JSON string, in one of four encoders' styles: 0 as
+// json.Marshal writes it (HTML characters as \u003c...), 1 the same with "/" as \/ (PHP), 2 with
+// every character past ASCII as upper-case \uXXXX (surrogate pairs above U+FFFF), 3 with every
+// character as \uXXXX.
+func escapeJSONStyle(s string, style uint8) string {
+	switch style {
+	case 0, 1:
+		lit := jsonStringLiteral(s, true)
+		lit = lit[1 : len(lit)-1]
+		if style == 1 {
+			lit = strings.ReplaceAll(lit, "/", `\/`)
+		}
+		return lit
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case style == 2 && r < 0x80:
+			lit := jsonStringLiteral(string(r), false)
+			b.WriteString(lit[1 : len(lit)-1])
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04X\u%04X`, hi, lo)
+		default:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		}
+	}
+	return b.String()
+}
 
 // pythonJSONEscape is s as the inside of a string Python's json.dumps writes (ensure_ascii, the
 // default): short escapes for quote, backslash and \b\f\n\r\t, \u00XX for other control
