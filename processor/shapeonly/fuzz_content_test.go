@@ -33,19 +33,27 @@ import (
 // Each input is one agentgen support run in one of the four conventions whose customer record
 // holds fuzzer-chosen values, split into one to three batches (find_customer's span in the first),
 // with copies of those values planted elsewhere in the trace in fuzzer-chosen forms and places.
-// The batches go through one shapeonly built by its factory; every string of the output, decoded
-// from the OTLP JSON an exporter would write, is then searched for every withheld leaf.
+// The batches go through one shapeonly built by its factory, configured with tools:
+// {find_customer: customer} and, when budget's high bit is set, a per-trace fingerprint bound
+// small enough to be reached (budget&0x7f + 1), past which the trace must be withheld whole. Every
+// string of the output, decoded from the OTLP JSON an exporter would write, is then searched for
+// every withheld leaf.
 func FuzzContentInvariant(f *testing.F) {
 	for _, s := range contentSeeds {
-		f.Add(s.convention, s.seed, s.batching, s.values[0], s.values[1], s.values[2], s.values[3], s.values[4], encodePlacements(s.placements...))
+		f.Add(s.convention, s.seed, s.batching, s.budget, s.values[0], s.values[1], s.values[2], s.values[3], s.values[4], encodePlacements(s.placements...))
 	}
-	f.Fuzz(func(t *testing.T, convention, seed, batching uint8, customerID, name, email, plan, notes string, placements []byte) {
+	f.Fuzz(func(t *testing.T, convention, seed, batching, budget uint8, customerID, name, email, plan, notes string, placements []byte) {
 		in := buildContentInput(t, convention, seed, batching, []string{customerID, name, email, plan, notes}, decodePlacements(placements))
 		before := make([][]pcommon.SpanID, len(in.batches))
 		for i, b := range in.batches {
 			before[i] = spanIDsInOrder(b)
 		}
-		h := newHarness(t, byName)
+		h := newHarness(t, func(cfg *Config) {
+			byName(cfg)
+			if budget&0x80 != 0 {
+				cfg.MaxFingerprintsPerTrace = int(budget&0x7f) + 1
+			}
+		})
 		for i, b := range in.batches {
 			out := h.run(b)
 			require.Equal(t, before[i], spanIDsInOrder(out), "batch %d: spans dropped, added or reordered", i+1)
@@ -123,39 +131,39 @@ func (in contentInput) leaks(t *testing.T) []string {
 	return c.leaks(in.leaves)
 }
 
-// contentSeed is one seed input: which run, how it is batched, the record's values and where
-// copies of them are planted.
+// contentSeed is one seed input: which run, how it is batched, the fingerprint budget, the
+// record's values and where copies of them are planted.
 type contentSeed struct {
-	convention, seed, batching uint8
-	values                     [5]string
-	placements                 []placement
+	convention, seed, batching, budget uint8
+	values                             [5]string
+	placements                         []placement
 }
 
 // The seeds cover every convention, every form and every place, with values that need escaping
 // (quotes, backslashes, control characters, HTML characters, non-ASCII, astral characters, line
 // separators) and one that is itself a JSON document.
 var contentSeeds = []contentSeed{
-	{0, 1, 0x00, [5]string{"cus_7f3a9c0d12ee45", `Zoë "Q" O'Brien-Łukasiewicz`, "zoe.obrien+vip@example.com", "enterprise annual", "Called 4 times; prefers contact after 6pm.\nAllergic to cats."},
+	{0, 1, 0x00, 0, [5]string{"cus_7f3a9c0d12ee45", `Zoë "Q" O'Brien-Łukasiewicz`, "zoe.obrien+vip@example.com", "enterprise annual", "Called 4 times; prefers contact after 6pm.\nAllergic to cats."},
 		[]placement{
 			{1, formPlain, placeAttribute, 3, 0}, {2, formJSON, placeEventAttribute, 5, 0x43}, {4, formEscaped, placeStatus, 5, 0},
 			{1, formPython, placeSpanName, 3, 1}, {3, formDoubleEncoded, placeLinkAttribute, 4, 1}, {2, formOTLPValue, placeResource, 0, 2},
 		}},
-	{1, 2, 0x81, [5]string{`C:\Users\zoe\card.txt`, "Jürgen Weiß-Müller", "jw@example.de", "tab\there\x01ctl\x7fdel", "<b>VIP</b> & \"loyal\" since 2019 — 😀"},
+	{1, 2, 0x81, 0, [5]string{`C:\Users\zoe\card.txt`, "Jürgen Weiß-Müller", "jw@example.de", "tab\there\x01ctl\x7fdel", "<b>VIP</b> & \"loyal\" since 2019 — 😀"},
 		[]placement{
 			{0, formEscaped, placeAttribute, 3, 0}, {1, formPython, placeAttribute, 5, 0}, {4, formJSON, placeSpanName, 5, 0x81},
 			{2, formOTLPValue, placeEventAttribute, 3, 1}, {3, formDoubleEncoded, placeScope, 1, 6}, {4, formPlain, placeEventName, 4, 0x10},
 		}},
-	{2, 3, 0x09, [5]string{"cus_0a1b2c3d4e5f60", "Ana María Pérez", "ana.perez@example.es", `{"card":"4242 4242 4242 4242","cvc":"123"}`, "line\u2028separator and \\u00e9 written out"},
+	{2, 3, 0x09, 0, [5]string{"cus_0a1b2c3d4e5f60", "Ana María Pérez", "ana.perez@example.es", `{"card":"4242 4242 4242 4242","cvc":"123"}`, "line\u2028separator and \\u00e9 written out"},
 		[]placement{
 			{3, formPlain, placeAttribute, 5, 1}, {1, formDoubleEncoded, placeAttribute, 3, 4}, {4, formPython, placeStatus, 4, 1},
 			{2, formJSON, placeLinkAttribute, 5, 0x22}, {0, formOTLPValue, placeScope, 2, 0}, {1, formEscaped, placeEventName, 3, 0},
 		}},
-	{3, 4, 0x1a, [5]string{"cus_99aa88bb77cc66", "Søren Kierkegaard-Østergaard", "soren@example.dk", "🎉 astral plan 🎉", `notes: "quoted", back\slash, /slash/`},
+	{3, 4, 0x1a, 0, [5]string{"cus_99aa88bb77cc66", "Søren Kierkegaard-Østergaard", "soren@example.dk", "🎉 astral plan 🎉", `notes: "quoted", back\slash, /slash/`},
 		[]placement{
 			{4, formDoubleEncoded, placeEventAttribute, 3, 2}, {1, formOTLPValue, placeAttribute, 5, 3}, {2, formPlain, placeResource, 1, 2},
 			{3, formPython, placeLinkAttribute, 4, 0}, {0, formJSON, placeStatus, 3, 0x05}, {4, formEscaped, placeSpanName, 4, 0},
 		}},
-	{0, 5, 0x80, [5]string{"cus_31415926535897", "Þórunn Guðmundsdóttir", "thorunn/vip@example.is", "🦄 unicorn tier", "VIP\nsince 2019 <b>"},
+	{0, 5, 0x80, 0, [5]string{"cus_31415926535897", "Þórunn Guðmundsdóttir", "thorunn/vip@example.is", "🦄 unicorn tier", "VIP\nsince 2019 <b>"},
 		[]placement{
 			{1, formPlain, placeExistingValue, 4, 0x14}, {2, formEscaped, placeExistingValue, 3, 0x09}, {4, formDoubleEncoded, placeExistingValue, 3, 0x0d},
 			{3, formEscaped, placeAttribute, 5, 0x02}, {1, formEscaped, placeExistingValue, 4, 0x13}, {0, formPython, placeExistingValue, 1, 0x11},
