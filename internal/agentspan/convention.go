@@ -20,9 +20,9 @@ type Convention struct {
 	ToolName, CallID, Arguments, Result []string
 	// ToolFromSpanName, when set, names the tool from the span name when no ToolName attribute does.
 	ToolFromSpanName func(spanName string) string
-	// Unwrap, when set, returns the result inside a convention's own envelope and the call id the
-	// envelope carries (LangChain's ToolMessage); ok is false when raw is no such envelope.
-	Unwrap func(raw []byte) (result []byte, callID string, ok bool)
+	// Unwrap, when set, opens a result held in the convention's own envelope (LangChain's
+	// ToolMessage); ok is false when raw is no such envelope.
+	Unwrap func(raw []byte) (e Envelope, ok bool)
 
 	// AgentName are the attributes naming the agent on any of its spans; AgentSpanName those naming it
 	// on agent spans only. AgentFromSpanName names it from an agent span's name when they are absent;
@@ -45,6 +45,14 @@ type Convention struct {
 	// EventRoles maps the name of a per-message event (span event or log record) to the role of the
 	// message it carries ("" when the message says its own role).
 	EventRoles map[string]string
+}
+
+// Envelope is what a convention wraps around a tool's result: the result itself, what else of the
+// tool's data rides along (LangChain's artifact), and the call id. The rest of the envelope (message
+// ids, type, status) describes the message, not the data.
+type Envelope struct {
+	Result, Artifact []byte
+	CallID           string
 }
 
 // Transcript is one place a convention writes a model call's messages.

@@ -52,7 +52,7 @@ func ValidateDeclared(declared []Declared) error {
 		case strings.TrimSpace(d.Name) == "":
 			errs = append(errs, fmt.Errorf("%s: must name the convention, e.g. mysdk", field("name")))
 		case names[d.Name]:
-			errs = append(errs, fmt.Errorf("%s: %q is taken (built-in conventions: google-adk, genai, openinference, vercel-ai, openllmetry; or declared twice)", field("name"), d.Name))
+			errs = append(errs, fmt.Errorf("%s: %q is taken (the built-in conventions, or declared twice)", field("name"), d.Name))
 		}
 		names[d.Name] = true
 		switch {

@@ -11,6 +11,8 @@ import (
 // members, its name says the role. A string body is the message's content.
 func (w *Withholder) addMessageEvent(role pcommon.Value, attrs pcommon.Map, body pcommon.Value) {
 	w.beginDoc(body, nil)
+	w.inEvent = true
+	defer func() { w.inEvent = false }()
 	var o object
 	var kept [8]inner
 	count := 0
@@ -30,7 +32,7 @@ func (w *Withholder) addMessageEvent(role pcommon.Value, attrs pcommon.Map, body
 		count = keep(&kept, count, nil, otlpNode(body))
 	}
 	if role.Type() == pcommon.ValueTypeStr {
-		o.role = otlpNode(role)
+		o.role, o.roleGiven = otlpNode(role), true
 	}
 	w.dispatch(&o, inNone, kept[:], count, func() {
 		attrs.Range(func(k string, v pcommon.Value) bool {

@@ -19,7 +19,7 @@ import (
 // shaper cannot read becomes the withheld marker.
 type countsShaper struct{ s *countsonly.Shaper }
 
-func (c countsShaper) ShapeJSON(dst, raw []byte, _ int32) []byte {
+func (c countsShaper) ShapeJSON(dst, raw []byte, _ int32, _ Remember) []byte {
 	if len(raw) > 0 && raw[0] == '"' {
 		text, ok := jsonraw.Unquote(raw)
 		if !ok {
@@ -36,7 +36,7 @@ func (c countsShaper) ShapeJSON(dst, raw []byte, _ int32) []byte {
 
 func (c countsShaper) Unreadable(string, int32) string { return withheldWhole }
 
-func (c countsShaper) ShapeValue(v pcommon.Value, _ int32) { v.SetStr(countsonly.Withheld) }
+func (c countsShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) { v.SetStr(countsonly.Withheld) }
 
 func (c countsShaper) ShapeText(s string) string {
 	b := []byte(s)
@@ -58,6 +58,7 @@ func (everyOther) ToolShaped(name []byte) bool        { return len(name)%2 == 0 
 func (everyOther) CallShaped(_ int32, id []byte) bool { return len(id)%2 == 0 }
 func (everyOther) TraceShaped(int32) bool             { return false }
 func (everyOther) Remember(int32, []byte)             {}
+func (everyOther) AnyShaped() bool                    { return true }
 
 // depth returns the nesting depth of valid JSON, by the standard tokenizer.
 func depth(doc []byte) int {

@@ -44,9 +44,9 @@ const (
 
 func contextOf(key []byte) context {
 	switch string(key) {
-	case "functionCall", "toolUse", "function_call":
+	case "functionCall", "toolUse", "function_call", "tool_use":
 		return inCall
-	case "functionResponse", "toolResult":
+	case "functionResponse", "toolResult", "function_response", "tool_result":
 		return inResult
 	}
 	return inNone
@@ -75,6 +75,9 @@ type object struct {
 	finish                            node // a reply's finish reason
 	nStrong, nNames, nPayloads, nArgs int
 	langChain, callMarker, textKey    bool
+	// byRole: classified a result by its role (a tool message), whose plain "id" is the message's own;
+	// roleGiven: the role came from a per-message event's name, whose "id" is its call's.
+	byRole, roleGiven bool
 	// overflow: more ids, names, payloads or arguments than the slots hold. Attribution is then
 	// unsure, so the whole object is the payload.
 	overflow bool
@@ -188,11 +191,13 @@ func (o *object) classify(ctx context) shape {
 		if o.nPayloads == 0 {
 			return shapeOther
 		}
-		// The AI SDK's tool message carries no id of its own: its content is an array of tool-result
-		// parts, each read on its own.
-		if !o.hasID() && o.nNames == 0 && o.payloads[0].kind() == kindArray {
+		// A tool message's plain "id" is the message's own, not its call's (the AI SDK's tool messages
+		// carry one); and the AI SDK's tool message names no call at all: its content is an array of
+		// tool-result parts, each read on its own.
+		if o.nStrong == 0 && o.nNames == 0 && o.payloads[0].kind() == kindArray {
 			return shapeContainer
 		}
+		o.byRole = !o.roleGiven
 		return shapeResult
 	case o.nNames > 0 && o.nArgs > 0 && (o.hasID() || o.typ.ok()):
 		// A call with no marker of its kind: LangChain's {"name","args","id"} without its "type".

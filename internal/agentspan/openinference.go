@@ -63,42 +63,68 @@ var openInferenceFlat = FlatLayout{
 	CallArgs:   "tool_call.function.arguments",
 }
 
-// LangChain serialises its messages as {"lc":1,"type":"constructor","id":[...,"ToolMessage"],
-// "kwargs":{...}}; OpenInference's LangChain instrumentation writes a tool span's ToolMessage (alone or
-// under "output") into output.value, with the call id and the result (its content) in the kwargs.
-func unwrapLangChainToolMessage(raw []byte) (result []byte, callID string, ok bool) {
-	kwargs, ok := langChainKwargs(raw)
+// LangChain writes a tool's ToolMessage into its TOOL span's output.value in one of three forms: the
+// serialised constructor ({"lc":1,"type":"constructor","id":[...,"ToolMessage"],"kwargs":{...}}), alone
+// or under "output"; the message's own fields ({"type":"tool","content",..,"tool_call_id",..}); or
+// messages_to_dict's {"type":"tool","data":{...}}. The result is the message's content; its artifact
+// is the tool's data too.
+func unwrapLangChainToolMessage(raw []byte) (Envelope, bool) {
+	if !jsonraw.IsContainer(raw) || !jsonraw.Valid(raw) {
+		return Envelope{}, false
+	}
+	msg, ok := toolMessageFields(bytes.TrimSpace(raw))
 	if !ok {
-		if inner, found := jsonraw.Field(raw, "output"); found {
-			kwargs, ok = langChainKwargs(inner)
+		inner, found := jsonraw.Field(raw, "output")
+		if !found {
+			return Envelope{}, false
+		}
+		if msg, ok = toolMessageFields(inner); !ok {
+			return Envelope{}, false
 		}
 	}
-	if !ok {
-		return nil, "", false
+	e := Envelope{Result: member(msg, "content"), Artifact: member(msg, "artifact")}
+	if string(e.Artifact) == "null" {
+		e.Artifact = nil
 	}
-	if id, found := jsonraw.Field(kwargs, "tool_call_id"); found {
+	if id, found := jsonraw.Field(msg, "tool_call_id"); found {
 		text, _ := jsonraw.Text(id)
-		callID = strings.TrimSpace(text)
+		e.CallID = strings.TrimSpace(text)
 	}
-	content, found := jsonraw.Field(kwargs, "content")
-	if !found {
-		return raw, callID, true
+	if e.Result == nil {
+		e.Result = raw
 	}
-	if text, isText := jsonraw.Text(content); isText {
-		return []byte(text), callID, true
-	}
-	return content, callID, true
+	return e, true
 }
 
-// langChainKwargs returns the kwargs of a serialised LangChain ToolMessage.
-func langChainKwargs(doc []byte) ([]byte, bool) {
-	if !jsonraw.IsContainer(doc) || !jsonraw.Valid(doc) {
+// member returns an object member's value: a string decoded, anything else as it is written.
+func member(obj []byte, key string) []byte {
+	v, found := jsonraw.Field(obj, key)
+	if !found {
+		return nil
+	}
+	if v[0] == '"' {
+		text, _ := jsonraw.Unquote(v)
+		return []byte(text)
+	}
+	return v
+}
+
+// toolMessageFields returns the object holding a ToolMessage's fields, in whichever form it is.
+func toolMessageFields(doc []byte) ([]byte, bool) {
+	if len(doc) == 0 || doc[0] != '{' {
 		return nil, false
 	}
 	var o object
-	readObject(jsonNode(bytes.TrimSpace(doc), 0), &o)
-	if !o.langChain || o.kwargs.kind() != kindObject || !lastElementIs(o.lcClass, "ToolMessage") {
-		return nil, false
+	readObject(jsonNode(doc, 0), &o)
+	switch {
+	case o.langChain && o.kwargs.kind() == kindObject && lastElementIs(o.lcClass, "ToolMessage"):
+		return o.kwargs.raw, true
+	case o.typ.is("tool") && o.nStrong > 0:
+		return doc, true
+	case o.typ.is("tool"):
+		if data, found := jsonraw.Field(doc, "data"); found && len(data) > 0 && data[0] == '{' {
+			return data, true
+		}
 	}
-	return o.kwargs.raw, true
+	return nil, false
 }

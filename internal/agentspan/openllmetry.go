@@ -3,7 +3,7 @@ package agentspan
 import "strings"
 
 // openLLMetry is Traceloop's OpenLLMetry: traceloop.span.kind marks workflow, agent, task and tool
-// spans; model spans carry the transcript flattened into gen_ai.prompt.{i}.* and
+// spans (tasks are steps, as tools are); model spans carry the transcript flattened into gen_ai.prompt.{i}.* and
 // gen_ai.completion.{i}.* (newer JS releases write GenAI's gen_ai.input.messages instead). Tool spans
 // carry no call id; association properties, the session id among them, are on every span.
 var openLLMetry = Convention{
@@ -19,7 +19,9 @@ var openLLMetry = Convention{
 		switch strings.ToLower(kind) {
 		case "agent", "workflow":
 			return RoleAgent, true
-		case "tool":
+		case "tool", "task":
+			// A task is a decorated function, and tools are often decorated as tasks: its entity name
+			// and input and output are a tool call's.
 			return RoleTool, true
 		}
 		return RoleOther, true

@@ -212,9 +212,10 @@ func TestRecognize(t *testing.T) {
 			want:  View{Role: RoleModel, Convention: &openLLMetry},
 		},
 		{
-			name: "openllmetry task is other", span: "fetch.task",
+			// Tools are often decorated as tasks: a task is a tool call.
+			name: "openllmetry task is a tool call", span: "fetch.task",
 			attrs: map[string]any{"traceloop.span.kind": "task", "traceloop.entity.name": "fetch"},
-			want:  View{Role: RoleOther, Convention: &openLLMetry},
+			want:  View{Role: RoleTool, Convention: &openLLMetry, Tool: "fetch"},
 		},
 
 		// Not agent telemetry.

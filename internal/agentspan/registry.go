@@ -76,9 +76,9 @@ type flatTranscript struct {
 }
 
 // Builtin returns the conventions that ship with agentotel, in the order they claim spans: the most
-// specific first (ADK writes GenAI keys beside its own).
+// specific first (ADK and Mastra write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &genAI, &openInference, &vercelAI, &openLLMetry}
+	return []*Convention{&googleADK, &mastra, &genAI, &openInference, &vercelAI, &openLLMetry}
 }
 
 // commonStructural are structural whatever the convention: error type and status.
@@ -180,8 +180,8 @@ func (c *Convention) view(role Role, s Span) View {
 	v.ResultKey = firstPresent(s.Attrs, c.Result)
 	if v.CallID == "" && c.Unwrap != nil {
 		if raw, ok := attrBytes(s.Attrs, v.ResultKey); ok {
-			if _, id, ok := c.Unwrap(raw); ok {
-				v.CallID = id
+			if e, ok := c.Unwrap(raw); ok {
+				v.CallID = e.CallID
 			}
 		}
 	}

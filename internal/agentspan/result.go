@@ -14,8 +14,8 @@ func Result(v View, attrs pcommon.Map) ([]byte, bool) {
 	if !ok || v.Convention == nil || v.Convention.Unwrap == nil {
 		return raw, ok
 	}
-	if result, _, unwrapped := v.Convention.Unwrap(raw); unwrapped {
-		return result, true
+	if e, unwrapped := v.Convention.Unwrap(raw); unwrapped {
+		return e.Result, true
 	}
 	return raw, true
 }

@@ -19,19 +19,31 @@ type Policy interface {
 	// Remember records a data-class call (id may be empty: the owner then carried data-class data),
 	// so later batches withhold its results and its own span.
 	Remember(owner int32, id []byte)
+	// AnyShaped reports whether any tool is data-class at all.
+	AnyShaped() bool
 }
 
-// NoOwner is the owner a Shaper is told of for model text withheld by taint: not the tool's data, so
-// not to be remembered.
-const NoOwner int32 = -1
+// Remember says what of a shaped value is known to be a data-class call's data, to be found again by
+// content later.
+type Remember uint8
+
+const (
+	// RememberAll: a data-class call's result, its every withheld leaf.
+	RememberAll Remember = iota
+	// RememberJSON: a data-class call's arguments: their JSON leaves. Arguments that are not JSON (a
+	// language's printed dict) have no leaves to tell apart, and would hit the prompt that quotes them.
+	RememberJSON
+	// RememberNothing: withheld without being the tool's data: model text withheld by taint.
+	RememberNothing
+)
 
 // Shaper reduces a value to its shape. owner is what the caller passed to Add for the record the
-// value belongs to (or NoOwner), so the shaper can remember what it withheld per trace or run.
+// value belongs to, so the shaper can remember what it withholds per trace or run.
 type Shaper interface {
 	// ShapeJSON appends the shaped form of raw, one JSON value from a transcript, as one JSON value.
-	ShapeJSON(dst, raw []byte, owner int32) []byte
+	ShapeJSON(dst, raw []byte, owner int32, r Remember) []byte
 	// ShapeValue shapes an OTLP value in place.
-	ShapeValue(v pcommon.Value, owner int32)
+	ShapeValue(v pcommon.Value, owner int32, r Remember)
 	// Unreadable returns what a transcript that cannot be read becomes: it might hold anything.
 	Unreadable(text string, owner int32) string
 }
@@ -65,8 +77,9 @@ type Withholder struct {
 	edits   []edit
 	out     []byte
 
-	// walk state of the document being read
+	// walk state of the document being read; inEvent: it is a per-message event's
 	rec, doc, turn int32
+	inEvent        bool
 	role           node
 	// pending are the calls recorded so far; those from pendingStart on are the latest message's that
 	// made calls (of turn pendingTurn), which an anonymous result may answer.
@@ -117,6 +130,9 @@ type item struct {
 	names      [maxNames]ref
 	nID, nName uint8
 	dc         bool
+	// event: a result carried by a per-message event (gen_ai.tool.message), which names nothing but
+	// its call id.
+	event bool
 }
 
 // edit replaces doc[start:end] with out[from:to].
@@ -288,7 +304,7 @@ func (w *Withholder) addCall(o *object) {
 // addResult records a tool result. One that names neither its call nor its tool answers one of the
 // calls of the latest message that made calls.
 func (w *Withholder) addResult(o *object) {
-	it := item{kind: itemResult, rec: w.rec, doc: w.doc}
+	it := item{kind: itemResult, rec: w.rec, doc: w.doc, event: w.inEvent}
 	w.readIDs(&it, o)
 	if o.overflow {
 		w.addPayloads(&it, o.whole())
@@ -312,7 +328,7 @@ func (w *Withholder) addText(n node) {
 
 func (w *Withholder) readIDs(it *item, o *object) {
 	ids := o.strongIDs[:o.nStrong]
-	if o.nStrong == 0 && o.weakID.ok() {
+	if o.nStrong == 0 && o.weakID.ok() && !o.byRole {
 		ids = []node{o.weakID}
 	}
 	for _, id := range ids {
@@ -377,7 +393,9 @@ func (w *Withholder) Resolve(p Policy) {
 // resultShaped decides one result. A result found by id belongs to its call; one that names its tool
 // is judged by the name; one that says neither answers the calls of the message before it, and is
 // withheld if any of them is data-class. A result whose call cannot be found and which names no tool
-// is withheld when its owner carries data-class data: it might be that call's.
+// is withheld when its owner carries data-class data: it might be that call's; so is a tool-message
+// event's (it can name nothing else) whenever any tool is data-class. What is withheld for want of an
+// attribution is remembered like any result: it may be the customer's.
 func (w *Withholder) resultShaped(it *item, owner int32, p Policy) bool {
 	for _, n := range it.names[:it.nName] {
 		if p.ToolShaped(w.text(n)) {
@@ -394,7 +412,10 @@ func (w *Withholder) resultShaped(it *item, owner int32, p Policy) bool {
 			known = known || ok
 		}
 		// A result that names its tool is that tool's, whether or not its call is found.
-		return !known && it.nName == 0 && p.TraceShaped(owner)
+		if known || it.nName > 0 {
+			return false
+		}
+		return p.TraceShaped(owner) || it.event && p.AnyShaped()
 	}
 	if it.nName > 0 {
 		return false
@@ -427,8 +448,12 @@ func (w *Withholder) Apply(s Shaper) Rewrite {
 			continue
 		}
 		owner := w.records[it.rec].owner
-		if it.kind == itemText {
-			owner = NoOwner
+		remember := RememberAll
+		switch it.kind {
+		case itemText:
+			remember = RememberNothing
+		case itemCall:
+			remember = RememberJSON
 		}
 		w.records[it.rec].changed = true
 		if it.doc != cur {
@@ -440,10 +465,10 @@ func (w *Withholder) Apply(s Shaper) Rewrite {
 				n = typedValue(n)
 			}
 			if n.otlp {
-				s.ShapeValue(n.pv, owner)
+				s.ShapeValue(n.pv, owner, remember)
 			} else {
 				from := len(w.out)
-				w.out = s.ShapeJSON(w.out, n.raw, owner)
+				w.out = s.ShapeJSON(w.out, n.raw, owner, remember)
 				w.edits = append(w.edits, edit{start: n.start, end: n.start + len(n.raw), from: from, to: len(w.out)})
 			}
 			rw.Payloads++

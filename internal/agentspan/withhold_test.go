@@ -37,6 +37,8 @@ func (p *testPolicy) CallShaped(_ int32, id []byte) bool {
 
 func (p *testPolicy) TraceShaped(int32) bool { return p.traceShaped || len(p.ids) > 0 }
 
+func (p *testPolicy) AnyShaped() bool { return len(p.tools) > 0 }
+
 func (p *testPolicy) Remember(_ int32, id []byte) {
 	if len(id) > 0 {
 		p.ids[string(id)] = true
@@ -50,12 +52,12 @@ const marker = "[shaped]"
 // text in an OTLP value, so a test can see exactly which bytes were handed over.
 type markShaper struct{ jsonCalls, valueCalls, textCalls int }
 
-func (s *markShaper) ShapeJSON(dst, _ []byte, _ int32) []byte {
+func (s *markShaper) ShapeJSON(dst, _ []byte, _ int32, _ Remember) []byte {
 	s.jsonCalls++
 	return append(dst, `"`+marker+`"`...)
 }
 
-func (s *markShaper) ShapeValue(v pcommon.Value, _ int32) {
+func (s *markShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) {
 	s.valueCalls++
 	v.SetStr(marker)
 }

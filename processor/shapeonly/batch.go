@@ -10,6 +10,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/fingerprint"
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // batch is the work on one batch, in four steps: read every record (which are tool calls, of which
@@ -61,6 +62,10 @@ type record struct {
 	parent spanKey
 	tool   string
 	callID string
+	// argsKey and resultKey hold a tool call's arguments and result; unwrap, when set, opens the
+	// convention's envelope around the result.
+	argsKey, resultKey string
+	unwrap             func([]byte) (agentspan.Envelope, bool)
 	// isTool: a tool call; classed: it carries a shaped data class; dc: its data is withheld whole.
 	isTool, classed, dc bool
 	// wrec..wlast are its records in the withholder, its events' after its own (-1: not read there);
@@ -140,6 +145,10 @@ func (b *batch) readLogs(ld plog.Logs) {
 func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool) {
 	v := b.p.registry.Recognize(agentspan.Span{Scope: r.scope, Name: r.name, Attrs: r.attrs, Root: root})
 	r.isTool, r.tool, r.callID, r.wrec = v.Role == agentspan.RoleTool, v.Tool, v.CallID, -1
+	r.argsKey, r.resultKey = v.ArgsKey, v.ResultKey
+	if v.Convention != nil {
+		r.unwrap = v.Convention.Unwrap
+	}
 	if c, ok := r.attrs.Get(b.p.cfg.DataClassAttribute); ok && b.p.classShaped(c) {
 		r.classed = true
 	}
@@ -264,24 +273,59 @@ func (b *batch) shape() {
 }
 
 // shapeWhole shapes every attribute of a record but the structural ones, its events but agentguard's
-// stuck event, and its body. What it withholds is remembered for owner.
+// stuck event, and its body. What is remembered for owner (-1: nothing) is what is known to be the
+// call's data: a tool call's arguments and result, or, where the convention does not say where they
+// are, every value it withholds; a wrapper that declares its class, all it carries.
 func (b *batch) shapeWhole(r *record, owner int32) {
-	b.shapeAttrs(r.attrs, owner)
+	located := r.isTool && (r.argsKey != "" || r.resultKey != "")
+	r.attrs.Range(func(k string, v pcommon.Value) bool {
+		if _, keep := b.p.structural[k]; keep {
+			return true
+		}
+		remember := agentspan.RememberAll
+		switch {
+		case owner < 0:
+			remember = agentspan.RememberNothing
+		case located && k == r.argsKey:
+			remember = agentspan.RememberJSON
+		case located && k == r.resultKey && r.unwrap != nil && v.Type() == pcommon.ValueTypeStr:
+			if e, ok := r.unwrap(jsonraw.StringBytes(v.Str())); ok {
+				// The result inside its envelope: the envelope's ids and names are not the data.
+				b.values.rememberText(owner, e.Result, agentspan.RememberAll)
+				b.values.rememberText(owner, e.Artifact, agentspan.RememberAll)
+				remember = agentspan.RememberNothing
+			}
+		case located && k != r.resultKey:
+			remember = agentspan.RememberNothing
+		}
+		b.values.shapeAttr(k, v, owner, remember)
+		return true
+	})
 	for j := 0; j < r.events.Len(); j++ {
 		if e := r.events.At(j); e.Name() != annotation.StuckEvent {
-			b.shapeAttrs(e.Attributes(), owner)
+			b.shapeAttrs(e.Attributes(), owner, located)
 		}
 	}
 	if r.body.Type() != pcommon.ValueTypeEmpty {
-		b.values.shapeAttr("", r.body, owner)
+		remember := agentspan.RememberAll
+		if owner < 0 {
+			remember = agentspan.RememberNothing
+		}
+		b.values.shapeAttr("", r.body, owner, remember)
 	}
 	r.shaped = true
 }
 
-func (b *batch) shapeAttrs(attrs pcommon.Map, owner int32) {
+// shapeAttrs shapes an event's attributes; they are remembered unless the record's arguments and
+// result are known to be elsewhere.
+func (b *batch) shapeAttrs(attrs pcommon.Map, owner int32, located bool) {
+	remember := agentspan.RememberAll
+	if located || owner < 0 {
+		remember = agentspan.RememberNothing
+	}
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		if _, keep := b.p.structural[k]; !keep {
-			b.values.shapeAttr(k, v, owner)
+			b.values.shapeAttr(k, v, owner, remember)
 		}
 		return true
 	})

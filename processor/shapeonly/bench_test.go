@@ -365,14 +365,14 @@ func BenchmarkShapeValue(b *testing.B) {
 			doc := valueDoc(vs.size)
 			bt, owner := oneTraceBatch(p)
 			v := pcommon.NewValueStr(doc)
-			if bt.values.shapeAttr("gen_ai.tool.call.result", v, owner); bt.values.failed > 0 || !strings.Contains(v.Str(), `"name":"[withheld]"`) {
+			if bt.values.shapeAttr("gen_ai.tool.call.result", v, owner, agentspan.RememberAll); bt.values.failed > 0 || !strings.Contains(v.Str(), `"name":"[withheld]"`) {
 				b.Fatalf("not shaped: %.200s", v.Str())
 			}
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
 			for b.Loop() {
 				v.SetStr(doc)
-				bt.values.shapeAttr("gen_ai.tool.call.result", v, owner)
+				bt.values.shapeAttr("gen_ai.tool.call.result", v, owner, agentspan.RememberAll)
 			}
 		})
 	}

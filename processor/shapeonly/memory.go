@@ -155,6 +155,13 @@ func (m *memory) learnTool(name string, now time.Time) {
 	m.mu.Unlock()
 }
 
+// learntAny reports whether any tool was learnt to be data-class from its spans.
+func (m *memory) learntAny() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tools.Len() > 0
+}
+
 func (m *memory) toolLearnt(name []byte, now time.Time) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()

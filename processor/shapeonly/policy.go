@@ -32,4 +32,7 @@ func (b *batch) Remember(owner int32, id []byte) {
 	}
 }
 
+// AnyShaped implements agentspan.Policy: a tool configured data-class, or learnt to be from its spans.
+func (b *batch) AnyShaped() bool { return b.p.anyShapedTool || b.p.memory.learntAny() }
+
 var _ agentspan.Policy = (*batch)(nil)

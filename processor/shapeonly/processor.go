@@ -32,6 +32,7 @@ type shapeOnly struct {
 	structural, protected map[string]struct{}
 	shapedClasses         map[string]bool
 	tools                 map[string]bool // normalised tool name: data-class or not
+	anyShapedTool         bool            // a tool is configured data-class
 	memory                *memory
 	telemetry             *metadata.TelemetryBuilder
 	batches               sync.Pool
@@ -62,6 +63,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	}
 	for tool, class := range cfg.Tools {
 		p.tools[normalName(tool)] = p.shapedClasses[normalName(class)]
+		p.anyShapedTool = p.anyShapedTool || p.shapedClasses[normalName(class)]
 	}
 	p.batches.New = func() any { return newBatch(p) }
 	err = tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, o metric.Int64Observer) error {

@@ -19,8 +19,7 @@ type valueShaper struct {
 	failed   int
 }
 
-// remember adds what fn finds to the fingerprints of an owner's trace and run. Model text withheld
-// by taint is not the tool's data and is not remembered (agentspan.NoOwner).
+// remember adds what fn finds to the fingerprints of an owner's trace and run.
 func (s *valueShaper) remember(owner int32, fn func(*fingerprint.Set) (int, bool)) {
 	if owner < 0 {
 		return
@@ -45,15 +44,37 @@ func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) {
 }
 
 // ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript.
-func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32) []byte {
-	s.rememberJSON(owner, raw)
+func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Remember) []byte {
+	s.rememberRaw(owner, raw, r)
 	out, stats, err := s.b.p.shaper.AppendValue(dst, raw)
 	s.count(stats, err)
 	return out
 }
 
 // ShapeValue implements agentspan.Shaper: an OTLP value, in place.
-func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32) { s.shapeAttr("", v, owner) }
+func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r agentspan.Remember) {
+	s.shapeAttr("", v, owner, r)
+}
+
+// rememberRaw remembers a raw JSON value's withheld leaves as r says. A JSON string that holds no JSON
+// is one leaf of a result; an argument that is not JSON is not remembered.
+func (s *valueShaper) rememberRaw(owner int32, raw []byte, r agentspan.Remember) {
+	switch r {
+	case agentspan.RememberAll:
+		s.rememberJSON(owner, raw)
+	case agentspan.RememberJSON:
+		if len(raw) > 0 && raw[0] == '"' {
+			if text, ok := jsonraw.AppendUnquote(s.buf[:0], raw); ok && isJSON(text) {
+				s.rememberJSON(owner, raw)
+			}
+			return
+		}
+		s.rememberJSON(owner, raw)
+	}
+}
+
+// isJSON reports whether a text is a valid JSON document with leaves to tell apart.
+func isJSON(text []byte) bool { return countsonly.LooksLikeJSON(text) && jsonraw.Valid(text) }
 
 // Unreadable implements agentspan.Shaper: a transcript that cannot be read is withheld whole, as the
 // JSON string "[withheld]" so readers that parse the attribute still can.
@@ -71,59 +92,67 @@ func (s *valueShaper) count(stats countsonly.Stats, err error) {
 }
 
 // shapeAttr shapes one attribute value in place; key is its attribute or map key. What it withholds
-// is remembered for owner.
-func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32) {
+// is remembered for owner as r says.
+func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r agentspan.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		text := jsonraw.StringBytes(v.Str())
 		if !countsonly.LooksLikeJSON(text) && s.b.p.shaper.Kept(key) {
 			return
 		}
-		s.rememberJSONOrText(owner, text)
+		s.rememberText(owner, text, r)
 		out, stats, err := s.b.p.shaper.AppendText(s.buf[:0], text)
 		s.buf = out[:0]
 		s.count(stats, err)
 		v.SetStr(string(out))
 	case pcommon.ValueTypeSlice:
-		s.rememberAll(owner, v)
+		s.rememberAll(owner, v, r)
 		v.SetStr(countsonly.WithheldArray(v.Slice().Len()))
 		s.withheld++
 	case pcommon.ValueTypeMap:
 		v.Map().Range(func(k string, inner pcommon.Value) bool {
-			s.shapeAttr(k, inner, owner)
+			s.shapeAttr(k, inner, owner, r)
 			return true
 		})
 	case pcommon.ValueTypeBytes:
-		s.rememberLeaf(owner, v.Bytes().AsRaw())
+		if r == agentspan.RememberAll {
+			s.rememberLeaf(owner, v.Bytes().AsRaw())
+		}
 		v.SetStr(countsonly.Withheld)
 		s.withheld++
 	}
 }
 
-// rememberJSONOrText remembers a text value's withheld leaves: its JSON leaves, or the whole text.
-func (s *valueShaper) rememberJSONOrText(owner int32, text []byte) {
-	if countsonly.LooksLikeJSON(text) {
+// rememberText remembers a text value's withheld leaves as r says: its JSON leaves, or, for a result,
+// the whole text.
+func (s *valueShaper) rememberText(owner int32, text []byte, r agentspan.Remember) {
+	switch {
+	case r == agentspan.RememberNothing, len(text) == 0:
+	case isJSON(text):
 		s.rememberJSON(owner, text)
-		return
+	case r == agentspan.RememberAll:
+		// A result that is not JSON (or is broken JSON) is withheld whole: one leaf.
+		s.rememberLeaf(owner, text)
 	}
-	s.rememberLeaf(owner, text)
 }
 
 // rememberAll remembers every string inside a value withheld whole (an array: what it holds is
 // withheld, kept keys or not).
-func (s *valueShaper) rememberAll(owner int32, v pcommon.Value) {
+func (s *valueShaper) rememberAll(owner int32, v pcommon.Value, r agentspan.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		s.rememberJSONOrText(owner, jsonraw.StringBytes(v.Str()))
+		s.rememberText(owner, jsonraw.StringBytes(v.Str()), r)
 	case pcommon.ValueTypeBytes:
-		s.rememberLeaf(owner, v.Bytes().AsRaw())
+		if r == agentspan.RememberAll {
+			s.rememberLeaf(owner, v.Bytes().AsRaw())
+		}
 	case pcommon.ValueTypeSlice:
 		for i := 0; i < v.Slice().Len(); i++ {
-			s.rememberAll(owner, v.Slice().At(i))
+			s.rememberAll(owner, v.Slice().At(i), r)
 		}
 	case pcommon.ValueTypeMap:
 		v.Map().Range(func(_ string, inner pcommon.Value) bool {
-			s.rememberAll(owner, inner)
+			s.rememberAll(owner, inner, r)
 			return true
 		})
 	}
