@@ -1,0 +1,234 @@
+// Package confighint decodes a component's configuration exactly as the collector does and, when that
+// fails, says what was meant: for an unknown key, its path and the nearest valid key (or where else
+// it belongs, or the keys allowed there); for a value of the wrong type or an unreadable duration,
+// its path, what is expected and an example. The valid keys are read from the config structs'
+// mapstructure tags, so a new field is suggested as soon as it exists.
+package confighint
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.opentelemetry.io/collector/confmap"
+)
+
+const (
+	mapstructureTag = "mapstructure"
+	// keyDelimiter separates keys in a path as the collector writes them (--set processors::x::key=v).
+	keyDelimiter = "::"
+)
+
+// Unmarshal decodes conf into target, a pointer to a config struct, with conf.Unmarshal: what it
+// accepts and what it produces are unchanged. When decoding fails, every place the decoder names is
+// explained with a path from the component's own key (tools::get_build_status::max_wait,
+// conventions[0]::match::attribute); a place this package cannot explain keeps the decoder's words.
+//
+// target must not itself implement confmap.Unmarshaler by calling Unmarshal, or the decoder would
+// call it again: a config's Unmarshal method passes its own type converted to a type without
+// methods.
+func Unmarshal(conf *confmap.Conf, target any) error {
+	err := conf.Unmarshal(target)
+	if err == nil {
+		return nil
+	}
+	root := reflect.TypeOf(target).Elem()
+	e := &explainer{root: root, failures: map[string]error{}, explained: map[string]bool{}}
+	collectFailures(err, e.failures)
+	e.visit(node{raw: conf.ToStringMap(), typ: root})
+	e.explainLeftovers()
+	return errors.Join(e.problems...)
+}
+
+// namedError is how the decoder (mapstructure) reports one place: its name, e.g.
+// tools[get_build_status].max_wait, and what went wrong there.
+type namedError interface {
+	Name() string
+	Unwrap() error
+}
+
+// collectFailures records each place err names, with what the decoder said about it.
+func collectFailures(err error, failures map[string]error) {
+	switch e := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, inner := range e.Unwrap() {
+			collectFailures(inner, failures)
+		}
+	case namedError:
+		failures[e.Name()] = e.Unwrap()
+	default:
+		if inner := errors.Unwrap(err); inner != nil {
+			collectFailures(inner, failures)
+		}
+	}
+}
+
+// node is one value of the configuration with the Go type it decodes into.
+type node struct {
+	// path is what the user reads: tools::get_build_status::max_wait, conventions[0]::match.
+	path string
+	// name is what the decoder calls the same place: tools[get_build_status].max_wait,
+	// conventions[0].match.
+	name string
+	raw  any
+	typ  reflect.Type
+}
+
+func (n node) field(key string, raw any, t reflect.Type) node {
+	name := key
+	if n.name != "" {
+		name = n.name + "." + key
+	}
+	return node{path: joinKey(n.path, key), name: name, raw: raw, typ: t}
+}
+
+func (n node) entry(key string, raw any, t reflect.Type) node {
+	return node{path: joinKey(n.path, key), name: n.name + "[" + key + "]", raw: raw, typ: t}
+}
+
+func (n node) item(i int, raw any, t reflect.Type) node {
+	index := "[" + strconv.Itoa(i) + "]"
+	return node{path: n.path + index, name: n.name + index, raw: raw, typ: t}
+}
+
+// explainer walks the configuration along its Go types, explaining each place the decoder failed.
+type explainer struct {
+	// root is the config struct's type, where a misplaced key is looked for.
+	root reflect.Type
+	// failures holds what the decoder said, by the decoder's name for the place.
+	failures  map[string]error
+	explained map[string]bool
+	// undescended are the structs, maps and lists whose value is not a map or list, so the walk
+	// could not go below them.
+	undescended []node
+	problems    []error
+}
+
+func (e *explainer) visit(n node) {
+	if failure := n.failureName(); e.failures[failure] != nil {
+		e.explain(n, failure)
+	}
+	switch n.typ.Kind() {
+	case reflect.Struct:
+		values, ok := n.raw.(map[string]any)
+		if !ok {
+			e.undescended = append(e.undescended, n)
+			return
+		}
+		for _, f := range fieldsOf(n.typ) {
+			if raw, ok := values[f.key]; ok {
+				e.visit(n.field(f.key, raw, f.typ))
+			}
+		}
+	case reflect.Map:
+		entries, ok := n.raw.(map[string]any)
+		if !ok {
+			e.undescended = append(e.undescended, n)
+			return
+		}
+		for _, key := range sortedKeys(entries) {
+			e.visit(n.entry(key, entries[key], n.typ.Elem()))
+		}
+	case reflect.Slice:
+		items, ok := n.raw.([]any)
+		if !ok {
+			e.undescended = append(e.undescended, n)
+			return
+		}
+		for i, raw := range items {
+			e.visit(n.item(i, raw, n.typ.Elem()))
+		}
+	}
+}
+
+// failureName is the name the decoder gives n's failure: its name, except that it names the
+// unknown keys of the top-level struct, which has none, by the struct's type.
+func (n node) failureName() string {
+	if n.name == "" {
+		return n.typ.String()
+	}
+	return n.name
+}
+
+func (e *explainer) explain(n node, failure string) {
+	e.explained[failure] = true
+	values, isMap := n.raw.(map[string]any)
+	if n.typ.Kind() != reflect.Struct || !isMap {
+		e.problems = append(e.problems, wrongValue(n.path, n.raw, n.typ))
+		return
+	}
+	fields := fieldsOf(n.typ)
+	valid := keysOf(fields)
+	var unknown []string
+	for _, key := range sortedKeys(values) {
+		if !slices.Contains(valid, key) {
+			unknown = append(unknown, key)
+		}
+	}
+	if len(unknown) == 0 {
+		e.problems = append(e.problems, e.unexplained(failure))
+		return
+	}
+	for _, key := range unknown {
+		e.problems = append(e.problems, e.unknownKey(joinKey(n.path, key), key, valid))
+	}
+}
+
+func (e *explainer) unknownKey(path, key string, valid []string) error {
+	if meant, ok := nearest(key, valid); ok {
+		return fmt.Errorf("%s: unknown key; did you mean %s?", path, meant)
+	}
+	var elsewhere []string
+	for _, place := range placesOf(e.root, key) {
+		if place == key {
+			place = "top-level " + place
+		}
+		elsewhere = append(elsewhere, place)
+	}
+	if len(elsewhere) > 0 {
+		return fmt.Errorf("%s: unknown key here; did you mean %s? Valid keys here: %s", path, strings.Join(elsewhere, " or "), strings.Join(valid, ", "))
+	}
+	return fmt.Errorf("%s: unknown key; valid keys here: %s", path, strings.Join(valid, ", "))
+}
+
+// explainLeftovers explains the failures no visited place had. They lie under a value that is not
+// the map or list its type needs (conventions: "x" is split into a list of strings, which then
+// fail as conventions[0]): that value is what to fix. Anything else keeps the decoder's message.
+func (e *explainer) explainLeftovers() {
+	for _, failure := range sortedKeys(e.failures) {
+		if e.explained[failure] {
+			continue
+		}
+		if container, ok := e.undescendedAbove(failure); ok {
+			if !e.explained[container.name] {
+				e.explained[container.name] = true
+				e.problems = append(e.problems, wrongValue(container.path, container.raw, container.typ))
+			}
+			continue
+		}
+		e.problems = append(e.problems, e.unexplained(failure))
+	}
+}
+
+func (e *explainer) undescendedAbove(failure string) (node, bool) {
+	for _, n := range e.undescended {
+		if n.name != "" && strings.HasPrefix(failure, n.name) &&
+			(strings.HasPrefix(failure[len(n.name):], ".") || strings.HasPrefix(failure[len(n.name):], "[")) {
+			return n, true
+		}
+	}
+	return node{}, false
+}
+
+// unexplained is the decoder's own message for a failure, in its own form.
+func (e *explainer) unexplained(failure string) error {
+	return fmt.Errorf("'%s' %w", failure, e.failures[failure])
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
