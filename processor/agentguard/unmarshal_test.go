@@ -1,0 +1,90 @@
+package agentguard
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/confmap/confmaptest"
+)
+
+// decodeAsTheCollector decodes a config file's settings at key as the collector does: onto the
+// factory's default config, held as a component.Config.
+func decodeAsTheCollector(t *testing.T, file, key string) (component.Config, error) {
+	t.Helper()
+	cm, err := confmaptest.LoadConf(file)
+	require.NoError(t, err)
+	sub, err := cm.Sub(key)
+	require.NoError(t, err)
+	cfg := NewFactory().CreateDefaultConfig()
+	return cfg, sub.Unmarshal(&cfg)
+}
+
+func TestUnmarshalDecodesAsBefore(t *testing.T) {
+	// plainConfig is Config without Unmarshal: what the collector decoded into before it.
+	type plainConfig Config
+	file := filepath.Join("testdata", "config.yaml")
+	cm, err := confmaptest.LoadConf(file)
+	require.NoError(t, err)
+	ids := cm.ToStringMap()
+	require.Len(t, ids, 3)
+	for id := range ids {
+		got, err := decodeAsTheCollector(t, file, id)
+		require.NoError(t, err, id)
+		sub, err := cm.Sub(id)
+		require.NoError(t, err)
+		want := (*plainConfig)(createDefaultConfig())
+		require.NoError(t, sub.Unmarshal(want), id)
+		assert.Equal(t, (*Config)(want), got, id)
+	}
+}
+
+// mistakes decodes testdata/mistakes/<name>.yaml as the collector does and returns the lines it
+// reports, without the decoder's heading and the empty name it gives the config's top level.
+func mistakes(t *testing.T, name string) []string {
+	t.Helper()
+	_, err := decodeAsTheCollector(t, filepath.Join("testdata", "mistakes", name+".yaml"), "processors::agentguard")
+	require.Error(t, err)
+	const heading = "decoding failed due to the following error(s):\n\n'' "
+	require.True(t, strings.HasPrefix(err.Error(), heading), err.Error())
+	return strings.Split(strings.TrimPrefix(err.Error(), heading), "\n")
+}
+
+func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
+	assert.Equal(t, []string{
+		"max_wait: unknown key here; did you mean tools::<name>::max_wait? Valid keys here: no_progress_limit, loop_window, " +
+			"volatile_fields, run_attributes, plan_attribute, goal_attribute, goal_target, tools, run_budget, max_runs, " +
+			"run_idle_timeout, max_agent_names, max_tool_names, conventions",
+		"no_progres_limit: unknown key; did you mean no_progress_limit?",
+		"tools::edit_file::retries: unknown key; valid keys here: kind, state_field, progress_field, waiting_values, " +
+			"terminal_values, max_wait, min_interval",
+		"tools::get_build_status::min_intervl: unknown key; did you mean min_interval?",
+		"conventions[0]::match::atribute: unknown key; did you mean attribute?",
+	}, mistakes(t, "unknown_keys"))
+}
+
+func TestDurationsGetAnExample(t *testing.T) {
+	const expected = "expected a duration, a number with one of the units h, m, s, ms, us, ns (e.g. 20m, 1h30m or 500ms)"
+	assert.Equal(t, []string{
+		`tools::get_build_status::max_wait: got "20mins" (unknown unit "mins"), ` + expected,
+		`tools::get_build_status::min_interval: got "5sec" (unknown unit "sec"), ` + expected,
+		`run_budget: got "1 hour" (unknown unit " hour"), ` + expected,
+		`run_idle_timeout: got "10" (missing unit), ` + expected,
+	}, mistakes(t, "durations"))
+}
+
+func TestWrongTypesGetTheExpectedTypeAndAnExample(t *testing.T) {
+	assert.Equal(t, []string{
+		`no_progress_limit: got "four", expected a whole number (e.g. 10)`,
+		`volatile_fields: got a map, expected a list of strings (e.g. ["value"])`,
+		`run_attributes[1]: got a list, expected a string (e.g. "value")`,
+		`goal_target: got "high", expected a number (e.g. 0.5)`,
+		`tools: got a list, expected a map from names to maps with the keys kind, state_field, progress_field, ` +
+			`waiting_values, terminal_values, max_wait, min_interval (e.g. {name: {kind: "value"}})`,
+		`conventions: got a map, expected a list of maps with the keys name, match, tool_name, call_id, arguments, ` +
+			`result, transcripts, run_id, agent_name, finish_reason (e.g. [{name: "value"}])`,
+	}, mistakes(t, "wrong_types"))
+}

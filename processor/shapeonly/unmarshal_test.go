@@ -1,0 +1,85 @@
+package shapeonly
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/confmap/confmaptest"
+)
+
+// decodeAsTheCollector decodes a config file's settings at key as the collector does: onto the
+// factory's default config, held as a component.Config.
+func decodeAsTheCollector(t *testing.T, file, key string) (component.Config, error) {
+	t.Helper()
+	cm, err := confmaptest.LoadConf(file)
+	require.NoError(t, err)
+	sub, err := cm.Sub(key)
+	require.NoError(t, err)
+	cfg := NewFactory().CreateDefaultConfig()
+	return cfg, sub.Unmarshal(&cfg)
+}
+
+func TestUnmarshalDecodesAsBefore(t *testing.T) {
+	// plainConfig is Config without Unmarshal: what the collector decoded into before it.
+	type plainConfig Config
+	file := filepath.Join("testdata", "config.yaml")
+	cm, err := confmaptest.LoadConf(file)
+	require.NoError(t, err)
+	ids := cm.ToStringMap()
+	require.Len(t, ids, 4)
+	for id := range ids {
+		got, err := decodeAsTheCollector(t, file, id)
+		require.NoError(t, err, id)
+		sub, err := cm.Sub(id)
+		require.NoError(t, err)
+		want := (*plainConfig)(createDefaultConfig())
+		require.NoError(t, sub.Unmarshal(want), id)
+		assert.Equal(t, (*Config)(want), got, id)
+	}
+}
+
+// mistakes decodes testdata/mistakes/<name>.yaml as the collector does and returns the lines it
+// reports, without the decoder's heading and the empty name it gives the config's top level.
+func mistakes(t *testing.T, name string) []string {
+	t.Helper()
+	_, err := decodeAsTheCollector(t, filepath.Join("testdata", "mistakes", name+".yaml"), "processors::shapeonly")
+	require.Error(t, err)
+	const heading = "decoding failed due to the following error(s):\n\n'' "
+	require.True(t, strings.HasPrefix(err.Error(), heading), err.Error())
+	return strings.Split(strings.TrimPrefix(err.Error(), heading), "\n")
+}
+
+func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
+	const validKeys = "data_class_attribute, shaped_classes, unshaped_classes, tools, kept_keys, structural_keys, " +
+		"run_attributes, conventions, taint_outputs, max_value_bytes, max_depth, max_traces, memory_ttl, " +
+		"max_fingerprints, max_fingerprints_per_trace"
+	assert.Equal(t, []string{
+		"data_class_attr: unknown key; did you mean data_class_attribute?",
+		"max_fingerprint_per_trace: unknown key; did you mean max_fingerprints_per_trace?",
+		"max_wait: unknown key; valid keys here: " + validKeys,
+		"tool_name: unknown key here; did you mean conventions[n]::tool_name? Valid keys here: " + validKeys,
+		"conventions[0]::trascripts: unknown key; did you mean transcripts?",
+	}, mistakes(t, "unknown_keys"))
+}
+
+func TestDurationsGetAnExample(t *testing.T) {
+	assert.Equal(t, []string{
+		`memory_ttl: got "1d" (unknown unit "d"), expected a duration, a number with one of the units h, m, s, ms, us, ns ` +
+			"(e.g. 20m, 1h30m or 500ms)",
+	}, mistakes(t, "durations"))
+}
+
+func TestWrongTypesGetTheExpectedTypeAndAnExample(t *testing.T) {
+	assert.Equal(t, []string{
+		`shaped_classes: got a map, expected a list of strings (e.g. ["value"])`,
+		`tools: got a list, expected a map from names to strings (e.g. {name: "value"})`,
+		`conventions[0]::match: got "mysdk.kind", expected a map with the keys attribute, value, scope (e.g. {attribute: "value"})`,
+		`taint_outputs: got "yes", expected true or false (e.g. true)`,
+		`max_value_bytes: got "4MiB", expected a whole number (e.g. 10)`,
+		`max_depth: got "deep", expected a whole number (e.g. 10)`,
+	}, mistakes(t, "wrong_types"))
+}
