@@ -270,14 +270,14 @@ func customerRecordStrings(span ptrace.Span) []string {
 // setCustomerRecord puts the fuzzer's values (made valid UTF-8) in the customer record, in the order
 // the tool writes its fields, wherever the run's spans carry the record: in the tool's result and in
 // the transcripts that read it back, and in any later call that repeats one (issue_refund's
-// customer_id). Every place holdsLeaf the record as JSON, so each value is replaced as the JSON string
-// literal agentgen wrote. It returns the values the record now holdsLeaf.
+// customer_id). Every place holds the record as JSON, so each value is replaced as the JSON string
+// literal agentgen wrote. It returns the values the record now holds.
 func setCustomerRecord(t *testing.T, td ptrace.Traces, values []string) []string {
 	t.Helper()
 	span, ok := findCustomerSpan(td)
 	require.True(t, ok, "agentgen: a support run has a span with tool.data_class=customer")
 	old := customerRecordStrings(span)
-	require.NotEmpty(t, old, "agentgen: find_customer's result holdsLeaf rows[0] with string fields")
+	require.NotEmpty(t, old, "agentgen: find_customer's result holds rows[0] with string fields")
 	var pairs []string
 	now := slices.Clone(old)
 	for i := range min(len(old), len(values)) {
@@ -303,7 +303,7 @@ func setCustomerRecord(t *testing.T, td ptrace.Traces, values []string) []string
 // splitRunIntoBatches cuts a run (one resource, one scope) into one to three batches, each with the run's
 // resource and scope, at points batching picks. Its high bit sends the root span last, as an SDK
 // exports it (a span is exported when it ends). find_customer's span is always in the first batch:
-// the promise holdsLeaf from the batch that shows the result.
+// the promise holds from the batch that shows the result.
 func splitRunIntoBatches(t *testing.T, td ptrace.Traces, batching uint8) []ptrace.Traces {
 	t.Helper()
 	rs := td.ResourceSpans().At(0)
@@ -342,9 +342,9 @@ func splitRunIntoBatches(t *testing.T, td ptrace.Traces, batching uint8) []ptrac
 	return batches
 }
 
-// plantCopies adds the placements' copies of the record's values to the batches. Copies never go under
-// a kept key, into an id attribute, or into the name of find_customer's span (renaming it could hide
-// the call, and the promise starts from a call that was seen).
+// plantCopies adds the placements' copies of the record's values to the batches. Copies never go
+// under a kept key, into an id attribute, or into the name or existing values of find_customer's
+// span (changing those could hide the call, and the promise starts from a call that was seen).
 func plantCopies(batches []ptrace.Traces, values []string, placements []placement) {
 	var spans []ptrace.Span
 	for _, b := range batches {
@@ -640,7 +640,7 @@ func (r *contentRules) jsonLeaves(n *orderedJSON, keep, inArray bool, leaves *[]
 	}
 }
 
-// leakCheck holdsLeaf every string of the output the search must have cleaned, and the strings the
+// leakCheck holds every string of the output the search must have cleaned, and the strings the
 // rules leave alone.
 type leakCheck struct {
 	rules *contentRules
@@ -800,7 +800,7 @@ func (c *leakCheck) document(where string, n *orderedJSON) {
 
 // withheldMarkers are what the processor writes in place of a value. A leaf that spells one whole can be
 // formed by the processor's own output and cannot be told from it, so it is not searched for; other
-// leaves are searched for in text with the withheldMarkers taken out, so one that runs into a marker ("eld]
+// leaves are searched for in text with the markers taken out, so one that runs into a marker ("eld]
 // word") is not found in the processor's own writing.
 var withheldMarkers = regexp.MustCompile(`\[(\d+ )?` + regexp.QuoteMeta(strings.Trim(countsonly.Withheld, "[]")) + `\]`)
 
@@ -808,7 +808,8 @@ var withheldMarkers = regexp.MustCompile(`\[(\d+ )?` + regexp.QuoteMeta(strings.
 // as formDoubleEncoded nests it (three levels) is found.
 const maxEscapeDecodes = 3
 
-// holdsLeaf reports whether text holdsLeaf leaf verbatim or behind up to maxEscapeDecodes levels of JSON escapes.
+// holdsLeaf reports whether text holds leaf verbatim or behind up to maxEscapeDecodes levels of
+// JSON escapes.
 func holdsLeaf(text, leaf string) bool {
 	for level := 0; ; level++ {
 		text = withheldMarkers.ReplaceAllLiteralString(text, "\x00")
