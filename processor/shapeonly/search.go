@@ -7,6 +7,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/jsonraw"
@@ -69,9 +71,11 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 	rss := td.ResourceSpans()
 	for ri := 0; ri < rss.Len(); ri++ {
 		var around []*fingerprint.Set
+		aroundSaturated := false
 		sss := rss.At(ri).ScopeSpans()
 		for j := 0; j < sss.Len(); j++ {
 			var inScope []*fingerprint.Set
+			scopeSaturated := false
 			spans := sss.At(j).Spans()
 			for k := 0; k < spans.Len(); k++ {
 				span := spans.At(k)
@@ -81,8 +85,9 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 				if len(o.sets) == 0 && !o.saturated {
 					continue
 				}
-				if o.saturated && !r.dc {
-					b.shapeWhole(r, -1)
+				if o.saturated {
+					b.withholdSpan(r, span)
+					scopeSaturated = true
 				}
 				if b.searchRecord(r, o.sets) {
 					r.shaped = true
@@ -100,14 +105,11 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 				}
 				inScope = appendSets(inScope, o.sets)
 			}
-			if len(inScope) > 0 {
-				b.searchShared(sss.At(j).Scope().Attributes(), inScope)
-			}
+			b.searchShared(sss.At(j).Scope().Attributes(), inScope, scopeSaturated)
 			around = appendSets(around, inScope)
+			aroundSaturated = aroundSaturated || scopeSaturated
 		}
-		if len(around) > 0 {
-			b.searchShared(rss.At(ri).Resource().Attributes(), around)
-		}
+		b.searchShared(rss.At(ri).Resource().Attributes(), around, aroundSaturated)
 	}
 }
 
@@ -118,9 +120,11 @@ func (b *batch) searchLogs(ld plog.Logs) {
 	rls := ld.ResourceLogs()
 	for ri := 0; ri < rls.Len(); ri++ {
 		var around []*fingerprint.Set
+		aroundSaturated := false
 		sls := rls.At(ri).ScopeLogs()
 		for j := 0; j < sls.Len(); j++ {
 			var inScope []*fingerprint.Set
+			scopeSaturated := false
 			for k := 0; k < sls.At(j).LogRecords().Len(); k++ {
 				r := &b.records[i]
 				i++
@@ -130,27 +134,67 @@ func (b *batch) searchLogs(ld plog.Logs) {
 				}
 				if o.saturated && !r.dc {
 					b.shapeWhole(r, -1)
+					scopeSaturated = true
 				}
 				if b.searchRecord(r, o.sets) {
 					r.shaped = true
 				}
 				inScope = appendSets(inScope, o.sets)
 			}
-			if len(inScope) > 0 {
-				b.searchShared(sls.At(j).Scope().Attributes(), inScope)
-			}
+			b.searchShared(sls.At(j).Scope().Attributes(), inScope, scopeSaturated)
 			around = appendSets(around, inScope)
+			aroundSaturated = aroundSaturated || scopeSaturated
 		}
-		if len(around) > 0 {
-			b.searchShared(rls.At(ri).Resource().Attributes(), around)
-		}
+		b.searchShared(rls.At(ri).Resource().Attributes(), around, aroundSaturated)
 	}
 }
 
 // searchShared searches resource or scope attributes, which every record under them shares, for what
-// any of those records' traces withheld.
-func (b *batch) searchShared(attrs pcommon.Map, sets []*fingerprint.Set) {
-	b.searchMap(attrs, sets)
+// any of those records' traces withheld. Under a saturated trace they are withheld whole, but for the
+// structural keys and the attributes that say which service sent the data.
+func (b *batch) searchShared(attrs pcommon.Map, sets []*fingerprint.Set, saturated bool) {
+	if saturated {
+		attrs.Range(func(k string, v pcommon.Value) bool {
+			if _, keep := b.p.structural[k]; !keep && !resourceIdentity[k] {
+				b.values.shapeAttr(k, v, -1, agentspan.RememberNothing)
+			}
+			return true
+		})
+		return
+	}
+	if len(sets) > 0 {
+		b.searchMap(attrs, sets)
+	}
+}
+
+// resourceIdentity are the resource attributes that say where data comes from, which routing, sampling
+// and backends key on: never customer data.
+var resourceIdentity = map[string]bool{
+	"service.name": true, "service.namespace": true, "service.version": true, "service.instance.id": true,
+	"deployment.environment": true, "deployment.environment.name": true, "telemetry.sdk.name": true,
+	"telemetry.sdk.language": true, "telemetry.sdk.version": true, "host.name": true, "k8s.namespace.name": true,
+	"k8s.pod.name": true, "cloud.region": true,
+}
+
+// withholdSpan withholds what a span of a saturated trace carries, whole: every value but the
+// structural ones, its name, status message, events (but agentguard's stuck event) and links.
+func (b *batch) withholdSpan(r *record, span ptrace.Span) {
+	if !r.dc {
+		b.shapeWhole(r, -1)
+	}
+	span.SetName(countsonly.Withheld)
+	if span.Status().Message() != "" {
+		span.Status().SetMessage(countsonly.Withheld)
+	}
+	for j := 0; j < span.Events().Len(); j++ {
+		if e := span.Events().At(j); e.Name() != annotation.StuckEvent {
+			e.SetName(countsonly.Withheld)
+		}
+	}
+	for l := 0; l < span.Links().Len(); l++ {
+		b.shapeAttrs(span.Links().At(l).Attributes(), -1, false)
+	}
+	r.shaped = true
 }
 
 // searchRecord searches a record's attributes, events (names and attributes) and body.
