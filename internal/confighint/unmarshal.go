@@ -36,11 +36,22 @@ func Unmarshal(conf *confmap.Conf, target any) error {
 	if err == nil {
 		return nil
 	}
+	failures := map[string]error{}
+	collectFailures(err, failures)
+	if len(failures) == 0 {
+		// Not a decoding failure at a place (target is not a pointer, say): nothing to explain.
+		return err
+	}
 	root := reflect.TypeOf(target).Elem()
-	e := &explainer{root: root, failures: map[string]error{}, explained: map[string]bool{}}
-	collectFailures(err, e.failures)
+	e := &explainer{root: root, failures: failures, explained: map[string]bool{}}
 	e.visit(node{raw: conf.ToStringMap(), typ: root})
-	e.explainLeftovers()
+	// A place the walk did not reach (below a pointer, which it does not follow), or where it found
+	// nothing to say, keeps the decoder's words.
+	for _, failure := range sortedKeys(failures) {
+		if !e.explained[failure] {
+			e.problems = append(e.problems, e.unexplained(failure))
+		}
+	}
 	return errors.Join(e.problems...)
 }
 
@@ -78,6 +89,8 @@ type node struct {
 	typ  reflect.Type
 }
 
+// field, entry and item are n's children: a struct's field, a map's entry and a list's item, each
+// named as the user and as the decoder name it.
 func (n node) field(key string, raw any, t reflect.Type) node {
 	name := key
 	if n.name != "" {
@@ -102,21 +115,18 @@ type explainer struct {
 	// failures holds what the decoder said, by the decoder's name for the place.
 	failures  map[string]error
 	explained map[string]bool
-	// undescended are the structs, maps and lists whose value is not a map or list, so the walk
-	// could not go below them.
-	undescended []node
-	problems    []error
+	problems  []error
 }
 
 func (e *explainer) visit(n node) {
-	if failure := n.failureName(); e.failures[failure] != nil {
+	failure := n.failureName()
+	if _, failed := e.failures[failure]; failed {
 		e.explain(n, failure)
 	}
 	switch n.typ.Kind() {
 	case reflect.Struct:
 		values, ok := n.raw.(map[string]any)
 		if !ok {
-			e.undescended = append(e.undescended, n)
 			return
 		}
 		for _, f := range fieldsOf(n.typ) {
@@ -127,7 +137,6 @@ func (e *explainer) visit(n node) {
 	case reflect.Map:
 		entries, ok := n.raw.(map[string]any)
 		if !ok {
-			e.undescended = append(e.undescended, n)
 			return
 		}
 		for _, key := range sortedKeys(entries) {
@@ -136,7 +145,6 @@ func (e *explainer) visit(n node) {
 	case reflect.Slice:
 		items, ok := n.raw.([]any)
 		if !ok {
-			e.undescended = append(e.undescended, n)
 			return
 		}
 		for i, raw := range items {
@@ -154,27 +162,21 @@ func (n node) failureName() string {
 	return n.name
 }
 
+// explain adds what is wrong at n, the place the decoder calls failure, unless it finds nothing to
+// say, when the failure keeps the decoder's words.
 func (e *explainer) explain(n node, failure string) {
-	e.explained[failure] = true
 	values, isMap := n.raw.(map[string]any)
 	if n.typ.Kind() != reflect.Struct || !isMap {
+		e.explained[failure] = true
 		e.problems = append(e.problems, wrongValue(n.path, n.raw, n.typ))
 		return
 	}
-	fields := fieldsOf(n.typ)
-	valid := keysOf(fields)
-	var unknown []string
+	valid := keysOf(fieldsOf(n.typ))
 	for _, key := range sortedKeys(values) {
 		if !slices.Contains(valid, key) {
-			unknown = append(unknown, key)
+			e.explained[failure] = true
+			e.problems = append(e.problems, e.unknownKey(joinKey(n.path, key), key, valid))
 		}
-	}
-	if len(unknown) == 0 {
-		e.problems = append(e.problems, e.unexplained(failure))
-		return
-	}
-	for _, key := range unknown {
-		e.problems = append(e.problems, e.unknownKey(joinKey(n.path, key), key, valid))
 	}
 }
 
@@ -193,35 +195,6 @@ func (e *explainer) unknownKey(path, key string, valid []string) error {
 		return fmt.Errorf("%s: unknown key here; did you mean %s? Valid keys here: %s", path, strings.Join(elsewhere, " or "), strings.Join(valid, ", "))
 	}
 	return fmt.Errorf("%s: unknown key; valid keys here: %s", path, strings.Join(valid, ", "))
-}
-
-// explainLeftovers explains the failures no visited place had. They lie under a value that is not
-// the map or list its type needs (conventions: "x" is split into a list of strings, which then
-// fail as conventions[0]): that value is what to fix. Anything else keeps the decoder's message.
-func (e *explainer) explainLeftovers() {
-	for _, failure := range sortedKeys(e.failures) {
-		if e.explained[failure] {
-			continue
-		}
-		if container, ok := e.undescendedAbove(failure); ok {
-			if !e.explained[container.name] {
-				e.explained[container.name] = true
-				e.problems = append(e.problems, wrongValue(container.path, container.raw, container.typ))
-			}
-			continue
-		}
-		e.problems = append(e.problems, e.unexplained(failure))
-	}
-}
-
-func (e *explainer) undescendedAbove(failure string) (node, bool) {
-	for _, n := range e.undescended {
-		if n.name != "" && strings.HasPrefix(failure, n.name) &&
-			(strings.HasPrefix(failure[len(n.name):], ".") || strings.HasPrefix(failure[len(n.name):], "[")) {
-			return n, true
-		}
-	}
-	return node{}, false
 }
 
 // unexplained is the decoder's own message for a failure, in its own form.

@@ -153,14 +153,6 @@ func TestWrongValuesSayWhatIsExpected(t *testing.T) {
 	}))
 }
 
-func TestAFailureBelowAValueThatIsNotAContainerNamesTheValue(t *testing.T) {
-	// The decoder splits a string given for a list at commas, then fails on each item as a map:
-	// conventions[0], conventions[1]. The string is the mistake.
-	assert.Equal(t, []string{
-		`conventions: got "mysdk,other", expected a list of maps with the keys name, match (e.g. [{name: "value"}])`,
-	}, problems(t, map[string]any{"conventions": "mysdk,other"}))
-}
-
 func TestWhatCannotBeExplainedKeepsTheDecodersWords(t *testing.T) {
 	// Below a pointer the walk does not go, so the decoder's own message stands, with its name for
 	// the place; a wrong value for the pointer itself is still explained.
@@ -170,6 +162,13 @@ func TestWhatCannotBeExplainedKeepsTheDecodersWords(t *testing.T) {
 	assert.Equal(t, []string{
 		`optional: got "x", expected a map with the keys attribute, value (e.g. {attribute: "value"})`,
 	}, problems(t, map[string]any{"optional": "x"}))
+}
+
+func TestAFailureWithoutAPlaceIsReturnedAsItIs(t *testing.T) {
+	conf := confmap.NewFromStringMap(map[string]any{"limit": 1})
+	want := conf.Unmarshal(testConfig{})
+	require.Error(t, want, "the decoder needs a pointer")
+	assert.Equal(t, want, Unmarshal(conf, testConfig{}))
 }
 
 func TestEveryMistakeIsReportedAtOnce(t *testing.T) {
