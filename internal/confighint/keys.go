@@ -15,8 +15,8 @@ type field struct {
 }
 
 // fieldsOf lists the keys struct type t accepts, in declaration order, read from the mapstructure
-// tags as the decoder reads them: the tag's name or else the Go name, a squashed struct's keys in
-// its place, and no unexported, "-" or remain field.
+// tags as the decoder reads them: the tag's name or else the Go name, a squashed struct's (or
+// pointed-to struct's) keys in its place, and no unexported, "-" or remain field.
 func fieldsOf(t reflect.Type) []field {
 	var fields []field
 	for f := range t.Fields() {
@@ -25,11 +25,15 @@ func fieldsOf(t reflect.Type) []field {
 		}
 		name, options, _ := strings.Cut(f.Tag.Get(mapstructureTag), ",")
 		opts := strings.Split(options, ",")
+		squashed := f.Type
+		if squashed.Kind() == reflect.Pointer {
+			squashed = squashed.Elem()
+		}
 		switch {
 		case name == "-" || slices.Contains(opts, "remain"):
 			continue
-		case slices.Contains(opts, "squash"):
-			fields = append(fields, fieldsOf(f.Type)...)
+		case slices.Contains(opts, "squash") && squashed.Kind() == reflect.Struct:
+			fields = append(fields, fieldsOf(squashed)...)
 			continue
 		case name == "":
 			name = f.Name

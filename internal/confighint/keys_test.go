@@ -12,10 +12,15 @@ type embedded struct {
 	Timeout time.Duration `mapstructure:"timeout"`
 }
 
+type pointedTo struct {
+	Retries int `mapstructure:"retries"`
+}
+
 type tagged struct {
 	Name     string         `mapstructure:"name"`
 	Untagged int            // the decoder matches the Go name, case-sensitively
 	Embedded embedded       `mapstructure:",squash"`
+	Pointer  *pointedTo     `mapstructure:",squash"`
 	Skipped  string         `mapstructure:"-"`
 	Rest     map[string]any `mapstructure:",remain"`
 	hidden   int
@@ -23,7 +28,7 @@ type tagged struct {
 
 func TestFieldsOfReadsTagsAsTheDecoderDoes(t *testing.T) {
 	_ = tagged{}.hidden
-	assert.Equal(t, []string{"name", "Untagged", "timeout"}, keysOf(fieldsOf(reflect.TypeFor[tagged]())))
+	assert.Equal(t, []string{"name", "Untagged", "timeout", "retries"}, keysOf(fieldsOf(reflect.TypeFor[tagged]())))
 }
 
 func TestNearestFindsLikelyTypos(t *testing.T) {
