@@ -8,9 +8,13 @@ COLLECTOR := _build/otelcol-agent
 MDATAGEN := $(GO) tool -modfile=$(CURDIR)/internal/tools/go.mod mdatagen
 COMPONENTS := processor/shapeonly processor/agentguard
 GENERATED = $(shell find $(COMPONENTS) -path '*/internal/metadata*' -name '*.go'; ls $(addsuffix /generated_*_test.go,$(COMPONENTS)) $(addsuffix /documentation.md,$(COMPONENTS)))
-SOURCES := $(shell find . -name '*.go' -not -path './_build/*') go.mod go.sum builder-config.yaml
+# The distribution builds from the processors' module; test/ is a second module holding the suites
+# and tools that need heavy dependencies (Prometheus, Grafana's SDK, contrib processors), so a user who
+# adds our processors to their own build does not pull those in.
+SOURCES := $(shell find . -name '*.go' -not -path './_build/*' -not -path './test/*') go.mod go.sum builder-config.yaml
+TEST := cd test &&
 
-.PHONY: all tools build run test vet unit rules e2e bench bench-e2e fixtures generate check-generate clean
+.PHONY: all tools build run test vet unit rules e2e bench bench-e2e fixtures generate check-generate dashboards clean
 
 all: build
 
@@ -30,23 +34,25 @@ $(COLLECTOR): $(BUILDER) $(SOURCES)
 run: build
 	./scripts/run-demo.sh
 
-## test: vet, the generated-code check, unit tests with the race detector, the alert-rule tests, and
-## the end-to-end tests against the built distribution (with a real Prometheus).
+## test: vet, the generated-code check, unit tests with the race detector (both modules), the
+## alert-rule tests, and the end-to-end tests against the built distribution (with a real Prometheus,
+## and a second distribution built from the README's drop-in snippet).
 test: vet check-generate unit rules e2e
 
 vet:
 	$(GO) vet ./...
-	$(GO) vet -tags scale ./test/scale/
+	$(TEST) $(GO) vet ./... && $(GO) vet -tags scale ./scale/
 
 unit:
-	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /test/e2e)
+	$(GO) test -race -count=1 ./...
+	$(TEST) $(GO) test -race -count=1 $$($(GO) list ./... | grep -v -e /test/e2e -e /test/dropin)
 
 ## rules: promtool checks and unit tests of the Prometheus alert rules.
 rules:
 	./deploy/prometheus/test-rules.sh
 
 e2e: build
-	$(GO) test -count=1 -timeout 10m ./test/e2e/...
+	$(TEST) $(GO) test -count=1 -timeout 20m ./e2e/... ./dropin/...
 
 ## fixtures: re-capture testdata/sdk from the real agent SDKs (needs npm; the tests only read the files).
 fixtures:
@@ -54,13 +60,18 @@ fixtures:
 
 ## bench: the micro-benchmarks, six runs each, in a benchstat-ready file.
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem -count=6 ./... | tee bench.out
+	{ $(GO) test -run='^$$' -bench=. -benchmem -count=6 ./... && \
+	  $(TEST) $(GO) test -run='^$$' -bench=. -benchmem -count=6 ./...; } | tee bench.out
 
 ## bench-e2e: the scale-out and throughput tests on loopback collectors (not part of make test):
 ## three tier-2 collectors behind load_balancing, a node lost under load, with and without our
 ## processors, and RSS under a flood of runs. Figures: docs/benchmarks.md and docs/scaling.md.
 bench-e2e: build
-	$(GO) test -tags scale -count=1 -v -timeout 30m ./test/scale/
+	$(TEST) $(GO) test -tags scale -count=1 -v -timeout 30m ./scale/
+
+## dashboards: regenerate the Grafana dashboard from test/dashboards (a test fails while it is stale).
+dashboards:
+	$(TEST) $(GO) run ./dashboards -out ../deploy/grafana/dashboards/agentotel.json
 
 ## generate: regenerate mdatagen code from each metadata.yaml.
 generate:

@@ -26,12 +26,14 @@ func RepoRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	require.NoError(t, err)
+	// The repository holds two modules (the processors', and test/ with the suites and tools): its
+	// root is where the distribution's builder config is.
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "builder-config.yaml")); err == nil {
 			return dir
 		}
 		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "no go.mod above the working directory")
+		require.NotEqual(t, parent, dir, "no builder-config.yaml above the working directory")
 		dir = parent
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/countsonly"
-	"github.com/agentotel/agentotel/test/fixtures/leakcheck"
+	"github.com/agentotel/agentotel/internal/leakcheck"
 )
 
 // formatCase is one entry of testdata/formats/*/manifest.json: an agent run in one transcript format,

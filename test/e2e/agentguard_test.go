@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
-	"github.com/agentotel/agentotel/internal/promcheck"
+	"github.com/agentotel/agentotel/test/promcheck"
 )
 
 // pipelineConfig is the recommended pipeline, agentguard before shapeonly, with the seed's manifest.

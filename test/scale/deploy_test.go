@@ -20,62 +20,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gopkg.in/yaml.v3"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
 )
-
-// TestDeployConfigsValidate runs `otelcol-agent validate` on every config in deploy/scale, including the
-// ones inside the Kubernetes ConfigMaps, with the environment they document.
-func TestDeployConfigsValidate(t *testing.T) {
-	root := filepath.Join(collectortest.RepoRoot(t), "deploy", "scale")
-	env := []string{
-		"TIER2_HOSTS=[tier2-0:4317,tier2-1:4317]", "RUN_ATTRIBUTES=[session.id]",
-		"TLS_CERT_FILE=/tls/tls.crt", "TLS_KEY_FILE=/tls/tls.key", "BACKEND_ENDPOINT=backend:4317",
-	}
-	validate := func(t *testing.T, path string) {
-		cmd := exec.Command(collectortest.Binary(t), "validate", "--config", path)
-		cmd.Env = append(os.Environ(), env...)
-		out, err := cmd.CombinedOutput()
-		assert.NoError(t, err, "%s: %s", path, out)
-	}
-	for _, name := range []string{"tier1.yaml", "tier1-attributes.yaml", "tier2.yaml"} {
-		t.Run(name, func(t *testing.T) { validate(t, filepath.Join(root, name)) })
-	}
-	for _, name := range []string{"tier1.yaml", "tier2.yaml"} {
-		t.Run("k8s/"+name, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(root, "k8s", name))
-			require.NoError(t, err)
-			found := 0
-			dec := yaml.NewDecoder(strings.NewReader(string(raw)))
-			for {
-				var doc struct {
-					Kind string            `yaml:"kind"`
-					Data map[string]string `yaml:"data"`
-				}
-				if dec.Decode(&doc) != nil {
-					break
-				}
-				if doc.Kind != "ConfigMap" {
-					continue
-				}
-				path := filepath.Join(t.TempDir(), "config.yaml")
-				require.NoError(t, os.WriteFile(path, []byte(doc.Data["config.yaml"]), 0o600))
-				validate(t, path)
-				found++
-			}
-			assert.Equal(t, 1, found, "one collector config per manifest")
-		})
-	}
-	// Without the required settings the shipped configs refuse to start rather than run open.
-	cmd := exec.Command(collectortest.Binary(t), "validate", "--config", filepath.Join(root, "tier2.yaml"))
-	cmd.Env = append(os.Environ(), "BACKEND_ENDPOINT=backend:4317")
-	out, err := cmd.CombinedOutput()
-	assert.Error(t, err)
-	assert.Contains(t, string(out), "TLS configuration must include both certificate and key")
-}
 
 // fileSinkTemplate receives plaintext OTLP and writes it to a file: the backend behind tier 2.
 const fileSinkTemplate = `

@@ -1,7 +1,7 @@
 // Command dashboards writes agentotel's Grafana dashboard, built in Go with the Grafana Foundation SDK,
 // as JSON. The committed copy is regenerated with
 //
-//	go run ./cmd/dashboards -out deploy/grafana/dashboards/agentotel.json
+//	make dashboards
 //
 // and a test in this package fails when it is stale.
 package main

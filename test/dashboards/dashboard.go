@@ -21,7 +21,7 @@ const UID = "agentotel"
 const datasourceVar = "datasource"
 
 // The PromQL of each panel. Metric names are the collector's own (otelcol_ prefix, counters without
-// _total at this collector release); internal/promcheck checks every one against the served set.
+// _total at this collector release); test/promcheck checks every one against the served set.
 // The collector's own labels (otel_scope_*, processor, pipeline) are summed away.
 const (
 	exprStuckByAgent  = `sum by (gen_ai_agent_name, reason) (increase(otelcol_processor_agentguard_stuck_episodes[$__rate_interval]))`

@@ -14,13 +14,13 @@ import (
 	"github.com/grafana/grafana-foundation-sdk/go/dashboard"
 	"github.com/prometheus/prometheus/promql/parser"
 
-	"github.com/agentotel/agentotel/internal/promcheck"
+	"github.com/agentotel/agentotel/test/promcheck"
 )
 
 // committed is the dashboard JSON in the repository, relative to this package.
 var committed = filepath.Join("..", "..", "deploy", "grafana", "dashboards", "agentotel.json")
 
-const regenerate = "go run ./cmd/dashboards -out deploy/grafana/dashboards/agentotel.json"
+const regenerate = "make dashboards"
 
 func TestCommittedDashboardIsCurrent(t *testing.T) {
 	want, err := Render()
@@ -32,7 +32,7 @@ func TestCommittedDashboardIsCurrent(t *testing.T) {
 		t.Fatalf("reading the committed dashboard: %v\nwrite it with: %s", err, regenerate)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: it differs from what cmd/dashboards builds (%s).\nregenerate it from the repository root with:\n\t%s\nand commit the result", committed, firstDifference(got, want), regenerate)
+		t.Fatalf("%s is stale: it differs from what test/dashboards builds (%s).\nregenerate it from the repository root with:\n\t%s\nand commit the result", committed, firstDifference(got, want), regenerate)
 	}
 }
 
