@@ -171,7 +171,11 @@ func (g *guard) flush(ctx context.Context) {
 	for _, f := range finished {
 		m.ProcessorAgentguardRunsFinished.Add(ctx, 1, g.labelled(labelAgent, f.agent, labelOutcome, string(f.summary.Outcome)))
 		agent := g.labelled(labelAgent, f.agent)
-		m.ProcessorAgentguardRunRounds.Record(ctx, int64(f.summary.Rounds), agent)
+		// A run whose model calls agentguard never saw has no rounds to count: recording 0 would read
+		// as the best turn efficiency there is.
+		if f.summary.Rounds > 0 {
+			m.ProcessorAgentguardRunRounds.Record(ctx, int64(f.summary.Rounds), agent)
+		}
 		m.ProcessorAgentguardRunDuration.Record(ctx, f.duration.Seconds(), agent)
 	}
 	if ev.Age > 0 {
