@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
@@ -121,4 +122,34 @@ func TestDeclaredConventionsAreValidated(t *testing.T) {
 	} {
 		assert.Contains(t, err.Error(), want)
 	}
+}
+
+// TestREADMEDeclarationReadsTheUnknownSDK: the declaration the README shows for agentgen's unknown SDK
+// turns its unjudged docs run into a judged, stuck one, and names its runs and agents.
+func TestREADMEDeclarationReadsTheUnknownSDK(t *testing.T) {
+	run, err := agentgen.Generate("docs", agentgen.Options{Convention: agentgen.Unknown, Seed: 5})
+	require.NoError(t, err)
+	blind := newHarness(t, seedConfig())
+	assert.Empty(t, stuckEvents(blind.run(run.Traces)), "without the declaration nothing is judged")
+
+	run, err = agentgen.Generate("docs", agentgen.Options{Convention: agentgen.Unknown, Seed: 5})
+	require.NoError(t, err)
+	cfg := seedConfig()
+	cfg.Conventions = []agentspan.Declared{{
+		Name: "mysdk", Match: agentspan.Match{Scope: "mysdk"}, ToolName: "gen_ai.tool.name", CallID: "gen_ai.tool.call.id",
+		Arguments: "mysdk.args", Result: "mysdk.output", Transcripts: []string{"mysdk.prompt"}, FinishReason: "mysdk.stop",
+		AgentName: "mysdk.agent", RunID: "mysdk.session",
+	}}
+	out := newHarness(t, cfg).run(run.Traces)
+	assert.Equal(t, []string{run.Agent}, agentsOfEvents(out))
+	rounds := 0
+	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+		if _, ok := span.Attributes().Get(annotation.Round); ok {
+			rounds++
+		}
+		if v, ok := span.Attributes().Get(annotation.Outcome); ok {
+			assert.Equal(t, "stuck", v.Str())
+		}
+	})
+	assert.Equal(t, run.ExpectCounts.Rounds, rounds, "its model calls are read")
 }
