@@ -24,23 +24,33 @@ func TestShippedConfigsValidate(t *testing.T) {
 		"TIER2_HOSTS=[tier2-0:4317,tier2-1:4317]", "RUN_ATTRIBUTES=[session.id]",
 		"TLS_CERT_FILE=/tls/tls.crt", "TLS_KEY_FILE=/tls/tls.key", "BACKEND_ENDPOINT=backend:4317",
 	}
-	validate := func(t *testing.T, path string) {
-		cmd := exec.Command(collectortest.Binary(t), "validate", "--config", path)
+	validate := func(t *testing.T, paths ...string) {
+		args := []string{"validate"}
+		for _, path := range paths {
+			args = append(args, "--config", path)
+		}
+		cmd := exec.Command(collectortest.Binary(t), args...)
 		cmd.Env = append(os.Environ(), env...)
 		out, err := cmd.CombinedOutput()
-		assert.NoError(t, err, "%s: %s", path, out)
+		assert.NoError(t, err, "%s: %s", paths, out)
 	}
 	recipes, err := filepath.Glob(filepath.Join(root, "recipes", "*.yaml"))
 	require.NoError(t, err)
 	require.NotEmpty(t, recipes)
-	for _, path := range append([]string{
-		filepath.Join(root, "otelcol-agent.yaml"),
+	defaults := filepath.Join(root, "otelcol-agent.yaml")
+	for _, path := range []string{
+		defaults,
 		filepath.Join(root, "scale", "tier1.yaml"),
 		filepath.Join(root, "scale", "tier1-attributes.yaml"),
 		filepath.Join(root, "scale", "tier2.yaml"),
-	}, recipes...) {
+	} {
 		rel, _ := filepath.Rel(root, path)
 		t.Run(rel, func(t *testing.T) { validate(t, path) })
+	}
+	// A recipe is a fragment to merge into a running config: it is validated merged over the default one.
+	for _, path := range recipes {
+		rel, _ := filepath.Rel(root, path)
+		t.Run(rel, func(t *testing.T) { validate(t, defaults, path) })
 	}
 	for _, name := range []string{"tier1.yaml", "tier2.yaml"} {
 		t.Run("scale/k8s/"+name, func(t *testing.T) {
