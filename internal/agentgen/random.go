@@ -22,7 +22,7 @@ func newGen(seed uint64, stream string, vary bool) *gen {
 	return &gen{rng: rand.New(rand.NewPCG(seed, h.Sum64())), vary: vary}
 }
 
-// article returns the value the seed articles use, or a fresh one in a mix.
+// article returns the reference value (the one docs/design.md's examples use), or a fresh one in a mix.
 func (g *gen) article(value string, fresh func() string) string {
 	if g.vary {
 		return fresh()

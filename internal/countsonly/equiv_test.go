@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// The reference implementation: the seed article's countsOnly written the slow, obvious way over
+// The reference implementation: countsOnly as docs/design.md (section 2) defines it, written the slow, obvious way over
 // encoding/json, with a Token walk so that key order survives decoding.
 
 // member and object keep an object's keys in document order, which map[string]any would lose.
@@ -76,7 +76,7 @@ func readValue(dec *json.Decoder) (any, error) {
 	return nil, errors.New("unexpected delimiter")
 }
 
-// countsOnly is the seed's definition; underKey is false only for the top-level value.
+// countsOnly is the definition in docs/design.md, section 2; underKey is false only for the top-level value.
 func countsOnly(v any, key string, underKey bool, kept func(string) bool, st *Stats) any {
 	switch v := v.(type) {
 	case []any:

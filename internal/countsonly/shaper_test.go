@@ -46,7 +46,7 @@ func TestAppendJSON(t *testing.T) {
 		want  string
 		stats Stats
 	}{
-		// The seed article's examples.
+		// The examples in docs/design.md, section 2.
 		{"seed search result",
 			`{"query":"acme corp","rows":[{"name":"Ada","email":"ada@example.com"},{"name":"Bob"}],"total":2}`,
 			`{"query":"acme corp","rows":"[2 withheld]","total":2}`, Stats{Arrays: 1}},

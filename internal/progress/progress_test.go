@@ -94,7 +94,7 @@ func check(t *testing.T, cfg *Config, steps []st, wants []want) []Verdict {
 	return vs
 }
 
-// The seed's deploy agent: a build whose status moves.
+// The reference deploy agent: a build whose status moves.
 func buildStatus(status, jobs string, servedAt int) st {
 	return call("get_build_status", `{"build_id":"b_88231"}`,
 		fmt.Sprintf(`{"status":%q,"jobs":%q,"served_at":"2026-03-17T09:%02d:%02d.181Z"}`, status, jobs, servedAt/60, servedAt%60))
@@ -296,7 +296,7 @@ func TestWaitManifest(t *testing.T) {
 				poll("running", "1/4", 4), // 2 s after the other build's poll
 			},
 			// Too fast to be exempt, so it is judged like any call: against the tool's last result,
-			// the other build's, it is new (the seed's per-tool keying limit).
+			// the other build's, it is new (results are keyed per tool, not per argument: docs/design.md, section 6).
 			wants: []want{P, P, P},
 		},
 		{

@@ -64,7 +64,7 @@ func BenchmarkStep(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(results)), "ns/step")
 }
 
-// BenchmarkFloorTokenizer is the floor the issue sets: one tokenizer pass over each result plus its
+// BenchmarkFloorTokenizer is the floor agentguard is held to: one tokenizer pass over each result plus its
 // sha256. The tokenizer is encoding/json's Decoder.Token (jsontext needs GOEXPERIMENT=jsonv2 here).
 func BenchmarkFloorTokenizer(b *testing.B) {
 	_, results := benchBatch(b)

@@ -47,7 +47,7 @@ type Config struct {
 	_ struct{}
 }
 
-// ToolConfig is one tool's declaration: the seed's tool manifest.
+// ToolConfig is one tool's entry in the manifest: how its calls are judged (docs/design.md, section 6).
 type ToolConfig struct {
 	// Kind is read, write or wait.
 	Kind string `mapstructure:"kind"`

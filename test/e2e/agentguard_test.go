@@ -11,7 +11,7 @@ import (
 	"github.com/agentotel/agentotel/test/promcheck"
 )
 
-// pipelineConfig is the recommended pipeline, agentguard before shapeonly, with the seed's manifest.
+// pipelineConfig is the recommended pipeline, agentguard before shapeonly, with the reference agents' manifest.
 const pipelineConfig = `
 processors:
   memory_limiter:
@@ -38,7 +38,7 @@ service:
       exporters: [file]
 `
 
-// TestAgentguardThroughTheCollector sends the seed runs and the stuck scenarios through the built
+// TestAgentguardThroughTheCollector sends the reference runs and the stuck scenarios through the built
 // distribution and reads the verdicts back from the annotated spans and the internal metrics.
 func TestAgentguardThroughTheCollector(t *testing.T) {
 	c := collectortest.Start(t, pipelineConfig, nil)
