@@ -91,7 +91,7 @@ func counts(t *testing.T, tel *componenttest.Telemetry, name string) map[string]
 		}
 		var parts []string
 		for _, kv := range dp.Attributes.ToSlice() {
-			parts = append(parts, string(kv.Key)+"="+kv.Value.Emit())
+			parts = append(parts, string(kv.Key)+"="+kv.Value.String())
 		}
 		out[strings.Join(parts, ",")] = dp.Value
 	}

@@ -63,17 +63,6 @@ var knownIssues = map[string]string{
 		"customer data (docs/design.md, section 5, what still cannot be caught)",
 }
 
-const (
-	logEventsFirst = "leak: gen_ai.tool.message log records whose call (call_1) no earlier record names are kept; " +
-		"the tool span comes in a later batch (the limit docs/design.md section 5 states)"
-	mastraWorkflowStep = "leak: a Mastra workflow step running find_customer (mastra.workflow_step.step_id) is not a " +
-		"tool call, so its output and the next step's input keep the record"
-	failClosedRemembered = "over-withholding: get_weather's result, withheld fail-closed where it cannot be attributed, is " +
-		"remembered like customer data and withheld again on get_weather's own span and in the model's answer"
-	vercelMessageID = "over-withholding: an AI SDK tool message's own id (msg-...) is read as a call id, so the whole " +
-		"content of the turn-2 tool message is withheld fail-closed and searched for across the trace"
-)
-
 // TestFormatPayloads runs every privacy case of testdata/formats through one shapeonly (traces and logs
 // share its memory), files and requests in manifest order, and checks that no secret survives anywhere,
 // in any spelling; that nothing outside customer data changes; and that the other tool's result stays.

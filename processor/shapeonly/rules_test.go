@@ -215,7 +215,7 @@ func counts(t *testing.T, h *harness, name string) map[string]int64 {
 	for _, dp := range sumPoints(t, m) {
 		var parts []string
 		for _, kv := range dp.Attributes.ToSlice() {
-			parts = append(parts, string(kv.Key)+"="+kv.Value.Emit())
+			parts = append(parts, string(kv.Key)+"="+kv.Value.String())
 		}
 		if dp.Value != 0 {
 			out[strings.Join(parts, ",")] = dp.Value
