@@ -5,7 +5,7 @@ GOBIN := $(shell $(GO) env GOPATH)/bin
 BUILDER := $(GOBIN)/builder
 BUILDER_VERSION := v0.161.0
 COLLECTOR := _build/otelcol-agent
-MDATAGEN := $(GO) tool -modfile=$(CURDIR)/internal/tools/go.mod mdatagen
+STATICCHECK := $(GO) tool -modfile=$(CURDIR)/internal/tools/go.mod staticcheck
 COMPONENTS := processor/shapeonly processor/agentguard
 GENERATED = $(shell find $(COMPONENTS) -path '*/internal/metadata*' -name '*.go'; ls $(addsuffix /generated_*_test.go,$(COMPONENTS)) $(addsuffix /documentation.md,$(COMPONENTS)))
 # The distribution builds from the processors' module; test/ is a second module holding the suites
@@ -34,14 +34,17 @@ $(COLLECTOR): $(BUILDER) $(SOURCES)
 run: build
 	./scripts/run-demo.sh
 
-## test: vet, the generated-code check, unit tests with the race detector (both modules), the
+## test: vet and staticcheck, the generated-code check, unit tests with the race detector (both modules), the
 ## alert-rule tests, and the end-to-end tests against the built distribution (with a real Prometheus,
 ## and a second distribution built from the README's drop-in snippet).
 test: vet check-generate unit rules e2e
 
+## vet: go vet and staticcheck (pinned in internal/tools) over both modules.
 vet:
 	$(GO) vet ./...
 	$(TEST) $(GO) vet ./... && $(GO) vet -tags scale ./scale/
+	$(STATICCHECK) ./...
+	$(TEST) $(STATICCHECK) ./... && $(STATICCHECK) -tags scale ./scale/
 
 unit:
 	$(GO) test -race -count=1 ./...

@@ -130,9 +130,6 @@ func startTier2(t *testing.T, n int) *tier {
 	return tr
 }
 
-// hosts is the TIER2_HOSTS value for tier 1: a YAML flow list.
-func (tr *tier) hosts() string { return "[" + strings.Join(tr.addrs, ",") + "]" }
-
 // startTier1 starts deploy/scale/<name> routing plaintext to the tier-2 addresses.
 func startTier1(t *testing.T, name string, addrs []string, env map[string]string) (*collectortest.Collector, string) {
 	t.Helper()
