@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,16 +59,26 @@ otelcol_receiver_accepted_spans{receiver="otlp",transport="grpc"} 40
 otelcol_receiver_accepted_spans{receiver="otlp",transport="http"} 2
 `
 
+// metricsServer serves body as a collector serves its metrics.
+func metricsServer(body string) *httptest.Server {
+	return metricsServerFunc(func() string { return body })
+}
+
+// metricsServerFunc serves what body returns at each scrape.
+func metricsServerFunc(body func() string) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		_, _ = w.Write([]byte(body()))
+	}))
+}
+
 // summaryOf runs the summary against an endpoint serving body.
 func summaryOf(t *testing.T, body string) string {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-		_, _ = w.Write([]byte(body))
-	}))
+	srv := metricsServer(body)
 	defer srv.Close()
 	var out strings.Builder
-	if err := run(&out, srv.URL, time.Second); err != nil {
+	if err := run(&out, options{metrics: srv.URL, timeout: time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -75,7 +86,8 @@ func summaryOf(t *testing.T, body string) string {
 
 func TestSummaryReadsTheServedMetrics(t *testing.T) {
 	got := summaryOf(t, served)
-	want := `spans received:   42
+	want := `== the collector's own metrics (URL) ==
+spans received:   42
 shapeonly:        12 values withheld in 4 spans and log records, 1 withheld whole after a failure
 agentguard runs:  9 seen, 1 held now
 agentguard steps: 10 with progress, 7 barren, 6 unjudged, 2 exempt polls
@@ -90,7 +102,7 @@ stuck episodes:   3
   deploy                   wait_timeout     1
   docs                     no_progress      2
 `
-	if got != want {
+	if got := regexp.MustCompile(`\(http://[^)]+\)`).ReplaceAllString(got, "(URL)"); got != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -122,7 +134,7 @@ otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="docs",reason="loo
 
 func TestSummaryFailsClearlyWithoutACollector(t *testing.T) {
 	var out strings.Builder
-	if err := run(&out, "http://127.0.0.1:1/metrics", 200*time.Millisecond); err == nil {
+	if err := run(&out, options{metrics: "http://127.0.0.1:1/metrics", timeout: 200 * time.Millisecond}); err == nil {
 		t.Fatal("no error without a collector")
 	}
 }
