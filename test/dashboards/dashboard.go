@@ -27,7 +27,8 @@ const datasourceVar = "datasource"
 
 // The PromQL of each panel. Metric names are the collector's own (otelcol_ prefix, counters without
 // _total at this collector release); test/promcheck checks every one against the served set.
-// The collector's own labels (otel_scope_*, processor, pipeline) are summed away.
+// Every panel sums by its own labels, so a label the collector may add (it adds none at v0.161.0) is
+// summed away.
 const (
 	exprStuckByAgent  = `sum by (gen_ai_agent_name, reason) (increase(otelcol_processor_agentguard_stuck_episodes[$__rate_interval]))`
 	exprStuckLifetime = `sum by (gen_ai_agent_name, reason) (otelcol_processor_agentguard_stuck_episodes)`
