@@ -48,14 +48,14 @@ vet:
 
 unit:
 	$(GO) test -race -count=1 ./...
-	$(TEST) $(GO) test -race -count=1 $$($(GO) list ./... | grep -v -e /test/e2e -e /test/dropin)
+	$(TEST) $(GO) test -race -count=1 $$($(GO) list ./... | grep -v -e /test/e2e -e /test/dropin -e /test/docs)
 
 ## rules: promtool checks and unit tests of the Prometheus alert rules.
 rules:
 	./deploy/prometheus/test-rules.sh
 
 e2e: build
-	$(TEST) $(GO) test -count=1 -timeout 20m ./e2e/... ./dropin/...
+	$(TEST) $(GO) test -count=1 -timeout 20m ./e2e/... ./docs/... ./dropin/...
 
 ## fixtures: re-capture testdata/sdk from the real agent SDKs (needs npm; the tests only read the files).
 fixtures:
