@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // The benchmarks search agent transcripts that hold none of 1,000 remembered customer values,
@@ -167,6 +169,22 @@ func BenchmarkRedactJSON(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkAnchorValidJSON validates the clean documents of BenchmarkRedactJSON with
+// jsonraw.Valid: the floor of any redaction that must refuse invalid JSON.
+func BenchmarkAnchorValidJSON(b *testing.B) {
+	for _, bs := range benchSizes {
+		doc := transcriptDoc(bs.size, 0)
+		b.Run(bs.name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				if !jsonraw.Valid(doc) {
+					b.Fatal("invalid")
+				}
+			}
+		})
 	}
 }
 
