@@ -85,7 +85,7 @@ func BenchmarkAnchorIndex(b *testing.B) {
 			text, needle := benchText[:bs.size], []byte("the agenT")
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				if bytes.Index(text, needle) >= 0 {
+				if bytes.Contains(text, needle) {
 					b.Fatal("needle found")
 				}
 			}
