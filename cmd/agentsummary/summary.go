@@ -85,8 +85,9 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func summarize(w io.Writer, m metrics) {
 	fmt.Fprintf(w, "spans received:   %.0f\n", m.sum("otelcol_receiver_accepted_spans"))
-	fmt.Fprintf(w, "shapeonly:        %.0f values withheld in %.0f spans and log records, %.0f withheld whole after a failure\n",
-		m.sum("otelcol_processor_shapeonly_values_withheld"), m.sum("otelcol_processor_shapeonly_records_shaped"), m.sum("otelcol_processor_shapeonly_values_failed"))
+	fmt.Fprintf(w, "shapeonly:        %.0f values withheld (%.0f found again by content) in %.0f spans and log records, %.0f withheld whole after a failure\n",
+		m.sum("otelcol_processor_shapeonly_values_withheld"), m.sum("otelcol_processor_shapeonly_content_matches"),
+		m.sum("otelcol_processor_shapeonly_records_shaped"), m.sum("otelcol_processor_shapeonly_values_failed"))
 	if _, ok := m["otelcol_processor_agentguard_steps"]; !ok {
 		return
 	}

@@ -50,6 +50,8 @@ otelcol_processor_agentguard_runs_started 9
 otelcol_processor_agentguard_runs_active 1
 # TYPE otelcol_processor_shapeonly_values_withheld counter
 otelcol_processor_shapeonly_values_withheld 12
+# TYPE otelcol_processor_shapeonly_content_matches counter
+otelcol_processor_shapeonly_content_matches 3
 # TYPE otelcol_processor_shapeonly_records_shaped counter
 otelcol_processor_shapeonly_records_shaped 4
 # TYPE otelcol_processor_shapeonly_values_failed counter
@@ -88,7 +90,7 @@ func TestSummaryReadsTheServedMetrics(t *testing.T) {
 	got := summaryOf(t, served)
 	want := `== the collector's own metrics (URL) ==
 spans received:   42
-shapeonly:        12 values withheld in 4 spans and log records, 1 withheld whole after a failure
+shapeonly:        12 values withheld (3 found again by content) in 4 spans and log records, 1 withheld whole after a failure
 agentguard runs:  9 seen, 1 held now
 agentguard steps: 10 with progress, 7 barren, 6 unjudged, 2 exempt polls
 runs finished:    8
