@@ -1,6 +1,8 @@
 package agentspan
 
 import (
+	"unsafe"
+
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
@@ -501,7 +503,8 @@ func (w *Withholder) flush(d int32) {
 		last = e.end
 	}
 	buf = append(buf, raw[last:]...)
-	dc.value.SetStr(string(buf))
+	// buf is the attribute's new value and nothing writes to it again: it becomes the string as it is.
+	dc.value.SetStr(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	w.edits, w.out = w.edits[:0], w.out[:0]
 }
 

@@ -2,6 +2,7 @@ package countsonly
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
@@ -27,21 +28,26 @@ func (s *Shaper) AppendText(dst, text []byte) ([]byte, Stats, error) {
 
 // AppendValue appends the shaped form of one raw JSON value from a document, as a JSON value. A
 // string that holds JSON is shaped as JSON and written back as a string; a string that cannot be
-// decoded, or a value that cannot be shaped, is withheld whole and its error returned.
-func (s *Shaper) AppendValue(dst, raw []byte) ([]byte, Stats, error) {
+// decoded, or a value that cannot be shaped, is withheld whole and its error returned. A string is
+// decoded and shaped in scratch, which is returned grown: a caller that keeps it allocates nothing
+// once it is large enough.
+func (s *Shaper) AppendValue(dst, raw, scratch []byte) ([]byte, []byte, Stats, error) {
 	if len(raw) > 0 && raw[0] == '"' {
-		text, ok := jsonraw.AppendUnquote(nil, raw)
+		text, ok := jsonraw.AppendUnquote(scratch[:0], raw)
 		if !ok {
-			return jsonraw.AppendString(dst, Withheld), Stats{Strings: 1}, errAt(ErrSyntax, 0)
+			return jsonraw.AppendString(dst, Withheld), text, Stats{Strings: 1}, errAt(ErrSyntax, 0)
 		}
-		shaped, stats, err := s.AppendText(nil, text)
-		return jsonraw.AppendString(dst, string(shaped)), stats, err
+		// The shaped text goes after the decoded one in the same buffer; growing it leaves text
+		// where it was.
+		out, stats, err := s.AppendText(text, text)
+		shaped := out[len(text):]
+		return jsonraw.AppendString(dst, unsafe.String(unsafe.SliceData(shaped), len(shaped))), out, stats, err
 	}
 	out, stats, err := s.AppendJSON(dst, raw)
 	if err != nil {
-		return jsonraw.AppendString(dst, Withheld), Stats{Strings: 1}, err
+		return jsonraw.AppendString(dst, Withheld), scratch, Stats{Strings: 1}, err
 	}
-	return out, stats, nil
+	return out, scratch, stats, nil
 }
 
 // WithheldArray is what an array of n values becomes: "[n withheld]".

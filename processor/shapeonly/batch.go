@@ -23,7 +23,6 @@ type batch struct {
 	w       *agentspan.Withholder
 	values  valueShaper
 	scanner fingerprint.Scanner
-	buf     []byte
 	matched int
 
 	records []record
@@ -84,6 +83,7 @@ func newBatch(p *shapeOnly) *batch {
 	}
 	b.w.Taint = p.cfg.TaintOutputs
 	b.values.b = b
+	b.values.remembered = map[rememberedText]struct{}{}
 	return b
 }
 
@@ -270,6 +270,7 @@ func (b *batch) shape() {
 			b.shapeWhole(r, r.owner)
 		}
 	}
+	b.values.forget()
 }
 
 // shapeWhole shapes every attribute of a record but the structural ones, its events but agentguard's

@@ -2,6 +2,7 @@ package shapeonly
 
 import (
 	"slices"
+	"unsafe"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -240,7 +241,7 @@ func (b *batch) searchValue(key string, v pcommon.Value, sets []*fingerprint.Set
 		}
 		out, changed := b.redact(sets, text)
 		if changed {
-			v.SetStr(string(out))
+			v.SetStr(out)
 			b.matched++
 		}
 		return changed
@@ -268,31 +269,38 @@ func (b *batch) searchValue(key string, v pcommon.Value, sets []*fingerprint.Set
 }
 
 // redact rewrites a text that holds a withheld value: as JSON when it is JSON, as text otherwise.
-func (b *batch) redact(sets []*fingerprint.Set, text []byte) ([]byte, bool) {
+func (b *batch) redact(sets []*fingerprint.Set, text []byte) (string, bool) {
+	dst := redactBuffer(text)
 	if jsonraw.IsContainer(text) {
-		out, changed, err := b.scanner.RedactJSON(b.buf[:0], sets, text, b.p.keptKey)
+		out, changed, err := b.scanner.RedactJSON(dst, sets, text, b.p.keptKey)
 		if err == nil {
-			b.buf = out[:0]
-			return out, changed
+			return ownString(out), changed
 		}
 	}
-	out, changed := b.scanner.RedactText(b.buf[:0], sets, text)
-	b.buf = out[:0]
-	return out, changed
+	out, changed := b.scanner.RedactText(dst, sets, text)
+	return ownString(out), changed
 }
 
 // redactText redacts a plain string (a span or event name, a status message).
 func (b *batch) redactText(sets []*fingerprint.Set, s string) (string, bool) {
-	if s == "" || !b.scanner.Hit(sets, jsonraw.StringBytes(s)) {
+	text := jsonraw.StringBytes(s)
+	if s == "" || !b.scanner.Hit(sets, text) {
 		return s, false
 	}
-	out, changed := b.scanner.RedactText(b.buf[:0], sets, jsonraw.StringBytes(s))
-	b.buf = out[:0]
-	if changed {
-		b.matched++
+	out, changed := b.scanner.RedactText(redactBuffer(text), sets, text)
+	if !changed {
+		return s, false
 	}
-	return string(out), changed
+	b.matched++
+	return ownString(out), true
 }
+
+// redactBuffer is a buffer for the redacted form of text, which becomes the value's string: a marker
+// is at most a few bytes longer than the region it replaces.
+func redactBuffer(text []byte) []byte { return make([]byte, 0, len(text)+64) }
+
+// ownString is a redacted text as a string, without copying it: its buffer is the string's alone.
+func ownString(out []byte) string { return unsafe.String(unsafe.SliceData(out), len(out)) }
 
 // appendSets adds the sets not yet in dst.
 func appendSets(dst, sets []*fingerprint.Set) []*fingerprint.Set {

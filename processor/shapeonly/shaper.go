@@ -1,6 +1,8 @@
 package shapeonly
 
 import (
+	"unsafe"
+
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
@@ -17,13 +19,32 @@ type valueShaper struct {
 	buf      []byte
 	withheld int
 	failed   int
+	// remembered are the texts already remembered in this batch: a model span carries the
+	// transcript so far, so each of its results arrives again on every later model call of the
+	// trace, and remembering is the dearest step of shaping. Keys view the records' own strings;
+	// forget clears them when the batch is shaped.
+	remembered map[rememberedText]struct{}
 }
 
-// remember adds what fn finds to the fingerprints of an owner's trace and run.
-func (s *valueShaper) remember(owner int32, fn func(*fingerprint.Set) (int, bool)) {
+// rememberedText is a text remembered for an owner, as JSON leaves or as one leaf.
+type rememberedText struct {
+	owner int32
+	json  bool
+	text  string
+}
+
+// remember adds what fn finds in text to the fingerprints of an owner's trace and run, unless the
+// same text was remembered for the owner the same way in this batch: what a text adds is the same
+// every time. text must not change until forget.
+func (s *valueShaper) remember(owner int32, json bool, text []byte, fn func(*fingerprint.Set) (int, bool)) {
 	if owner < 0 {
 		return
 	}
+	key := rememberedText{owner: owner, json: json, text: unsafe.String(unsafe.SliceData(text), len(text))}
+	if _, done := s.remembered[key]; done {
+		return
+	}
+	s.remembered[key] = struct{}{}
 	o := &s.b.owners[owner]
 	for _, sc := range [2]*scope{o.trace, o.run} {
 		if sc != nil {
@@ -32,21 +53,27 @@ func (s *valueShaper) remember(owner int32, fn func(*fingerprint.Set) (int, bool
 	}
 }
 
+// rememberJSON remembers the leaves of a JSON document, or the document as one leaf when it is not
+// valid JSON.
 func (s *valueShaper) rememberJSON(owner int32, doc []byte) {
-	s.remember(owner, func(set *fingerprint.Set) (int, bool) {
+	s.remember(owner, true, doc, func(set *fingerprint.Set) (int, bool) {
 		added, full, _ := set.AddJSONLeaves(doc, s.b.p.keptKey)
 		return added, full
 	})
 }
 
 func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) {
-	s.remember(owner, func(set *fingerprint.Set) (int, bool) { return set.AddLeaf(leaf) })
+	s.remember(owner, false, leaf, func(set *fingerprint.Set) (int, bool) { return set.AddLeaf(leaf) })
 }
+
+// forget drops the texts remembered in this batch, which view its records' strings.
+func (s *valueShaper) forget() { clear(s.remembered) }
 
 // ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript.
 func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Remember) []byte {
 	s.rememberRaw(owner, raw, r)
-	out, stats, err := s.b.p.shaper.AppendValue(dst, raw)
+	out, scratch, stats, err := s.b.p.shaper.AppendValue(dst, raw, s.buf)
+	s.buf = scratch[:0]
 	s.count(stats, err)
 	return out
 }
@@ -128,10 +155,14 @@ func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r agen
 func (s *valueShaper) rememberText(owner int32, text []byte, r agentspan.Remember) {
 	switch {
 	case r == agentspan.RememberNothing, len(text) == 0:
+	case r == agentspan.RememberAll && countsonly.LooksLikeJSON(text):
+		// Its leaves, or, when it is broken JSON, the whole text as one leaf: rememberJSON tells
+		// them apart in the same pass.
+		s.rememberJSON(owner, text)
 	case isJSON(text):
 		s.rememberJSON(owner, text)
 	case r == agentspan.RememberAll:
-		// A result that is not JSON (or is broken JSON) is withheld whole: one leaf.
+		// A result that is not JSON is withheld whole: one leaf.
 		s.rememberLeaf(owner, text)
 	}
 }
