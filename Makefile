@@ -32,7 +32,7 @@ $(COLLECTOR): $(BUILDER) $(SOURCES)
 
 ## run: start the collector on deploy/otelcol-agent.yaml, send the sample agent traces, print a summary.
 run: build
-	./scripts/run-demo.sh
+	@./scripts/run-demo.sh
 
 ## test: vet and staticcheck, the generated-code check, unit tests with the race detector (both modules), the
 ## alert-rule tests, and the end-to-end tests against the built distribution (with a real Prometheus,

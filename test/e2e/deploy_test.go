@@ -47,8 +47,9 @@ func TestShippedConfigsValidate(t *testing.T) {
 		rel, _ := filepath.Rel(root, path)
 		t.Run(rel, func(t *testing.T) { validate(t, path) })
 	}
-	// A recipe is a fragment to merge into a running config: it is validated merged over the default one.
-	for _, path := range recipes {
+	// A recipe is a fragment to merge into a running config: it is validated merged over the default one,
+	// as is the capture config make run adds.
+	for _, path := range append(recipes, filepath.Join(root, "..", "scripts", "demo-capture.yaml")) {
 		rel, _ := filepath.Rel(root, path)
 		t.Run(rel, func(t *testing.T) { validate(t, defaults, path) })
 	}
