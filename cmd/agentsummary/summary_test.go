@@ -13,11 +13,11 @@ import (
 // agent's first span, at zero until something happens.
 const served = `# HELP otelcol_processor_agentguard_stuck_episodes Stuck episodes.
 # TYPE otelcol_processor_agentguard_stuck_episodes counter
-otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="docs",otel_scope_name="x",reason="no_progress"} 2
-otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="docs",otel_scope_name="x",reason="loop"} 0
-otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="deploy",otel_scope_name="x",reason="wait_timeout"} 1
-otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="deploy",otel_scope_name="x",reason="cycle"} 0
-otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="vercel-bot",otel_scope_name="x",reason="loop"} 0
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="docs",reason="no_progress"} 2
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="docs",reason="loop"} 0
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="deploy",reason="wait_timeout"} 1
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="deploy",reason="cycle"} 0
+otelcol_processor_agentguard_stuck_episodes{gen_ai_agent_name="vercel-bot",reason="loop"} 0
 # TYPE otelcol_processor_agentguard_steps counter
 otelcol_processor_agentguard_steps{gen_ai_agent_name="docs",progress="true"} 4
 otelcol_processor_agentguard_steps{gen_ai_agent_name="docs",progress="false"} 7
