@@ -8,12 +8,18 @@ import (
 	"time"
 )
 
-// Evicted counts what left, by why.
+// Evicted counts what left, by why: the one eviction count every bounded memory of the processors
+// reports from.
 type Evicted struct {
 	// Capacity is entries pushed out by newer ones while the map was full.
 	Capacity int
 	// Age is entries dropped because they outlived the age limit.
 	Age int
+}
+
+// Add is e and o counted together.
+func (e Evicted) Add(o Evicted) Evicted {
+	return Evicted{Capacity: e.Capacity + o.Capacity, Age: e.Age + o.Age}
 }
 
 // Map is a bounded, expiring map. It is not safe for concurrent use.
@@ -23,6 +29,7 @@ type Map[V any] struct {
 	byKey   map[string]*list.Element
 	order   *list.List // of *entry[V], least recently put first
 	onEvict func(key string, v V, byAge bool)
+	evicted Evicted // since the last TakeEvicted
 }
 
 type entry[V any] struct {
@@ -37,20 +44,19 @@ func New[V any](max int, ttl time.Duration) *Map[V] {
 }
 
 // Put stores key, or refreshes it: it then lives ttl from now.
-func (m *Map[V]) Put(key string, v V, now time.Time) Evicted {
-	ev := m.Expire(now)
+func (m *Map[V]) Put(key string, v V, now time.Time) {
+	m.Expire(now)
 	if el, ok := m.byKey[key]; ok {
 		e := el.Value.(*entry[V])
 		e.value, e.at = v, now
 		m.order.MoveToBack(el)
-		return ev
+		return
 	}
 	if len(m.byKey) >= m.max {
 		m.evict(m.order.Front(), false)
-		ev.Capacity++
+		m.evicted.Capacity++
 	}
 	m.byKey[key] = m.order.PushBack(&entry[V]{key: key, value: v, at: now})
-	return ev
 }
 
 // Get returns the value for key if it is present and not older than ttl.
@@ -74,12 +80,17 @@ func (m *Map[V]) Delete(key string) {
 func (m *Map[V]) Len() int { return len(m.byKey) }
 
 // Expire drops entries older than ttl.
-func (m *Map[V]) Expire(now time.Time) Evicted {
-	var ev Evicted
+func (m *Map[V]) Expire(now time.Time) {
 	for el := m.order.Front(); el != nil && now.Sub(el.Value.(*entry[V]).at) > m.ttl; el = m.order.Front() {
 		m.evict(el, true)
-		ev.Age++
+		m.evicted.Age++
 	}
+}
+
+// TakeEvicted returns what Put and Expire evicted since the last call, and starts counting again.
+func (m *Map[V]) TakeEvicted() Evicted {
+	ev := m.evicted
+	m.evicted = Evicted{}
 	return ev
 }
 
@@ -87,7 +98,8 @@ func (m *Map[V]) Expire(now time.Time) Evicted {
 // state that ends when it leaves the map can report how it ended.
 func (m *Map[V]) OnEvict(fn func(key string, v V, byAge bool)) { m.onEvict = fn }
 
-// EvictOldest evicts the least recently put entry, as capacity would; false when the map is empty.
+// EvictOldest evicts the least recently put entry, as capacity would, for a bound the caller keeps
+// (and counts) itself; false when the map is empty.
 func (m *Map[V]) EvictOldest() bool {
 	el := m.order.Front()
 	if el == nil {

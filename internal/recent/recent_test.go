@@ -10,13 +10,11 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func TestCapacityEvictsOldestFirst(t *testing.T) {
 	m := New[int](3, time.Hour)
-	var ev Evicted
 	for i := range 5 {
-		e := m.Put(fmt.Sprint(i), i, t0.Add(time.Duration(i)*time.Second))
-		ev.Capacity += e.Capacity
+		m.Put(fmt.Sprint(i), i, t0.Add(time.Duration(i)*time.Second))
 	}
-	if m.Len() != 3 || ev.Capacity != 2 {
-		t.Fatalf("len %d evicted %d, want 3 and 2", m.Len(), ev.Capacity)
+	if ev := m.TakeEvicted(); m.Len() != 3 || ev.Capacity != 2 || ev.Age != 0 {
+		t.Fatalf("len %d evicted %+v, want 3 and 2 by capacity", m.Len(), ev)
 	}
 	for i, want := range []bool{false, false, true, true, true} {
 		if _, ok := m.Get([]byte(fmt.Sprint(i)), t0.Add(10*time.Second)); ok != want {
@@ -32,8 +30,8 @@ func TestAgeExpires(t *testing.T) {
 	if _, ok := m.Get([]byte("a"), t0.Add(61*time.Second)); ok {
 		t.Fatal("a outlived its ttl")
 	}
-	ev := m.Expire(t0.Add(61 * time.Second))
-	if ev.Age != 1 || m.Len() != 1 {
+	m.Expire(t0.Add(61 * time.Second))
+	if ev := m.TakeEvicted(); ev.Age != 1 || m.Len() != 1 {
 		t.Fatalf("expired %d, len %d; want 1 and 1", ev.Age, m.Len())
 	}
 }
@@ -43,16 +41,16 @@ func TestRefreshKeepsKeyAlive(t *testing.T) {
 	m.Put("a", 1, t0)
 	m.Put("b", 2, t0.Add(10*time.Second))
 	m.Put("a", 1, t0.Add(50*time.Second)) // refresh
-	ev := m.Expire(t0.Add(65 * time.Second))
-	if ev.Age != 0 {
+	m.Expire(t0.Add(65 * time.Second))
+	if ev := m.TakeEvicted(); ev.Age != 0 {
 		t.Fatalf("nothing is older than a minute since its last put, yet %d expired", ev.Age)
 	}
 	if _, ok := m.Get([]byte("a"), t0.Add(65*time.Second)); !ok {
 		t.Fatal("refreshed key lost")
 	}
 	// Full: the next new key pushes out b, the oldest by last put, not a.
-	if ev := m.Put("c", 3, t0.Add(66*time.Second)); ev.Capacity+ev.Age != 1 {
-		t.Fatalf("want one eviction, got %+v", ev)
+	if m.Put("c", 3, t0.Add(66*time.Second)); m.TakeEvicted() != (Evicted{Capacity: 1}) {
+		t.Fatal("want one eviction by capacity")
 	}
 	if _, ok := m.Get([]byte("a"), t0.Add(66*time.Second)); !ok {
 		t.Fatal("a was evicted instead of b")
@@ -107,5 +105,12 @@ func TestOnEvictSeesEveryEvictionButNotDeletes(t *testing.T) {
 	want := []seen{{"a", 1, false}, {"c", 3, true}, {"d", 4, false}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("evicted %v, want %v", got, want)
+	}
+	// The map counts its own evictions; EvictOldest serves a bound its caller counts.
+	if ev := m.TakeEvicted(); ev != (Evicted{Capacity: 1, Age: 1}) {
+		t.Errorf("counted %+v, want one by capacity and one by age", ev)
+	}
+	if ev := m.TakeEvicted(); ev != (Evicted{}) {
+		t.Errorf("TakeEvicted does not reset: %+v", ev)
 	}
 }

@@ -20,8 +20,7 @@ type runs struct {
 	agents labels
 	tools  labels
 	// pairs are the agent and tool label pairs whose tool-call series are served.
-	pairs   map[[2]string]struct{}
-	evicted recent.Evicted
+	pairs map[[2]string]struct{}
 	// finished are runs that ended by idling out, waiting to be counted.
 	finished []finishedRun
 	// fresh are label values admitted since the last take, whose series start at zero.
@@ -62,14 +61,11 @@ func newRuns(cfg *Config, policy *progress.Config) *runs {
 		pairs:  map[[2]string]struct{}{},
 	}
 	// A run that idles out has ended without a root span to say so; one dropped for capacity has not
-	// ended at all, and is only counted as evicted.
+	// ended at all, and is only counted as evicted (by the map).
 	r.byKey.OnEvict(func(_ string, st *runState, byAge bool) {
-		if !byAge {
-			r.evicted.Capacity++
-			return
+		if byAge {
+			r.finish(st, progress.Ending{Abandoned: !st.sawRoot})
 		}
-		r.evicted.Age++
-		r.finish(st, progress.Ending{Abandoned: !st.sawRoot})
 	})
 	return r
 }
@@ -123,8 +119,8 @@ func (r *runs) traceRun(trace []byte, run string, now time.Time) string {
 
 // take returns and resets what waits for telemetry. The caller holds mu.
 func (r *runs) take() (ev recent.Evicted, finished []finishedRun, agents []string, pairs [][2]string) {
-	ev, finished, agents, pairs = r.evicted, r.finished, r.freshAgents, r.freshPairs
-	r.evicted, r.finished, r.freshAgents, r.freshPairs = recent.Evicted{}, nil, nil, nil
+	ev, finished, agents, pairs = r.byKey.TakeEvicted(), r.finished, r.freshAgents, r.freshPairs
+	r.finished, r.freshAgents, r.freshPairs = nil, nil, nil
 	return ev, finished, agents, pairs
 }
 
