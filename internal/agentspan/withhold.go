@@ -73,8 +73,7 @@ type Withholder struct {
 	nodes   []node  // payloads of items, item.first .. first+n
 	cands   []int32 // candidate calls of anonymous results
 	arena   []byte  // decoded ids and names
-	calls   map[string]bool
-	key     []byte
+	calls   map[callRef]bool
 	scratch []byte
 	edits   []edit
 	out     []byte
@@ -93,7 +92,7 @@ type Withholder struct {
 
 // NewWithholder returns a Withholder reading transcripts as the registry declares them.
 func NewWithholder(reg *Registry) *Withholder {
-	return &Withholder{reg: reg, calls: map[string]bool{}}
+	return &Withholder{reg: reg, calls: map[callRef]bool{}}
 }
 
 type record struct {
@@ -347,10 +346,16 @@ func (w *Withholder) readIDs(it *item, o *object) {
 	}
 }
 
-// callKey is a call's key in the batch: its owner, then its id.
-func (w *Withholder) callKey(owner int32, id []byte) []byte {
-	w.key = append(append(w.key[:0], byte(owner>>24), byte(owner>>16), byte(owner>>8), byte(owner)), id...)
-	return w.key
+// callRef is a call's key in the batch: its owner and its id. The id views the arena, which nothing
+// writes to while the batch is resolved, and Reset forgets the keys before the arena is written again.
+type callRef struct {
+	owner int32
+	id    string
+}
+
+func (w *Withholder) callRef(owner int32, id ref) callRef {
+	b := w.text(id)
+	return callRef{owner: owner, id: unsafe.String(unsafe.SliceData(b), len(b))}
 }
 
 // Resolve decides which calls and results are data-class. Calls first, over the whole batch, so a
@@ -369,8 +374,8 @@ func (w *Withholder) Resolve(p Policy) {
 			it.dc = it.dc || p.CallShaped(owner, w.text(id))
 		}
 		for _, id := range it.ids[:it.nID] {
-			key := w.callKey(owner, w.text(id))
-			w.calls[string(key)] = w.calls[string(key)] || it.dc
+			key := w.callRef(owner, id)
+			w.calls[key] = w.calls[key] || it.dc
 			if it.dc {
 				p.Remember(owner, w.text(id))
 			}
@@ -407,7 +412,7 @@ func (w *Withholder) resultShaped(it *item, owner int32, p Policy) bool {
 	if it.nID > 0 {
 		known := false
 		for _, id := range it.ids[:it.nID] {
-			dc, ok := w.calls[string(w.callKey(owner, w.text(id)))]
+			dc, ok := w.calls[w.callRef(owner, id)]
 			if dc || p.CallShaped(owner, w.text(id)) {
 				return true
 			}

@@ -30,7 +30,9 @@ type batch struct {
 	// byTrace finds a record's owner; bySpan a span's record, for wrapper classes.
 	byTrace map[pcommon.TraceID]int32
 	bySpan  map[spanKey]int32
-	noBody  pcommon.Value
+	// toolClass is whether a tool name, as a transcript spells it, is data-class, once asked.
+	toolClass map[string]bool
+	noBody    pcommon.Value
 	// locked are the scopes held for reading while the batch is searched.
 	locked []*scope
 }
@@ -75,15 +77,17 @@ type record struct {
 
 func newBatch(p *shapeOnly) *batch {
 	b := &batch{
-		p:       p,
-		w:       agentspan.NewWithholder(p.registry),
-		byTrace: map[pcommon.TraceID]int32{},
-		bySpan:  map[spanKey]int32{},
-		noBody:  pcommon.NewValueEmpty(),
+		p:         p,
+		w:         agentspan.NewWithholder(p.registry),
+		byTrace:   map[pcommon.TraceID]int32{},
+		bySpan:    map[spanKey]int32{},
+		toolClass: map[string]bool{},
+		noBody:    pcommon.NewValueEmpty(),
 	}
 	b.w.Taint = p.cfg.TaintOutputs
 	b.values.b = b
 	b.values.remembered = map[rememberedText]struct{}{}
+	b.values.shaped = map[string]shapedValue{}
 	return b
 }
 
@@ -94,6 +98,7 @@ func (b *batch) start(now time.Time) {
 	b.records, b.owners = b.records[:0], b.owners[:0]
 	clear(b.byTrace)
 	clear(b.bySpan)
+	clear(b.toolClass)
 	b.values.withheld, b.values.failed, b.matched = 0, 0, 0
 }
 

@@ -205,7 +205,9 @@ func (s *scope) remember(id []byte) {
 	if s.calls == nil {
 		s.calls = map[string]struct{}{}
 	}
-	if len(s.calls) < maxCallsPerScope {
+	// A call is remembered wherever the batch shows it (its span, each transcript that repeats it):
+	// only a new id costs a key.
+	if _, known := s.calls[string(id)]; !known && len(s.calls) < maxCallsPerScope {
 		s.calls[string(id)] = struct{}{}
 	}
 }
@@ -223,8 +225,9 @@ func (s *scope) shaped() bool {
 	return s.dataClass
 }
 
-// add remembers withheld leaves through fn and returns how many fingerprints were added.
-func (s *scope) add(perScope int, fn func(*fingerprint.Set) (int, bool)) int {
+// add remembers withheld leaves, those of a JSON document (kept says which keys keep their values)
+// or text as one leaf, and returns how many fingerprints were added.
+func (s *scope) add(perScope int, text []byte, json bool, kept func([]byte) bool) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dataClass = true
@@ -234,7 +237,13 @@ func (s *scope) add(perScope int, fn func(*fingerprint.Set) (int, bool)) int {
 	if s.set == nil {
 		s.set = fingerprint.NewSet(perScope)
 	}
-	added, full := fn(s.set)
+	var added int
+	var full bool
+	if json {
+		added, full, _ = s.set.AddJSONLeaves(text, kept)
+	} else {
+		added, full = s.set.AddLeaf(text)
+	}
 	s.saturated = full
 	return added
 }

@@ -6,8 +6,16 @@ import "github.com/agentotel/agentotel/internal/agentspan"
 // by what the tool's spans said, or when its trace remembers its id; what it learns it remembers for
 // later batches.
 
-// ToolShaped implements agentspan.Policy.
-func (b *batch) ToolShaped(name []byte) bool { return b.p.toolShaped(name, b.now) }
+// ToolShaped implements agentspan.Policy. A batch asks for the same few names at every call and
+// result; the answer is kept for the batch, so only the first asks the memory, under its lock.
+func (b *batch) ToolShaped(name []byte) bool {
+	if shaped, ok := b.toolClass[string(name)]; ok {
+		return shaped
+	}
+	shaped := b.p.toolShaped(name, b.now)
+	b.toolClass[string(name)] = shaped
+	return shaped
+}
 
 // CallShaped implements agentspan.Policy.
 func (b *batch) CallShaped(owner int32, id []byte) bool {

@@ -37,6 +37,9 @@ type shapeOnly struct {
 	telemetry             *metadata.TelemetryBuilder
 	batches               sync.Pool
 	now                   func() time.Time
+	// keptKey reports whether a JSON key is on the kept list: values under it stay. A func made once,
+	// as the fingerprint calls take it: a method value would be made, and allocated, at every call.
+	keptKey func(key []byte) bool
 }
 
 func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
@@ -65,6 +68,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		p.tools[normalName(tool)] = p.shapedClasses[normalName(class)]
 		p.anyShapedTool = p.anyShapedTool || p.shapedClasses[normalName(class)]
 	}
+	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
 	p.batches.New = func() any { return newBatch(p) }
 	err = tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, o metric.Int64Observer) error {
 		o.Observe(int64(p.memory.held()))
@@ -92,9 +96,6 @@ func (p *shapeOnly) shutdown(context.Context) error {
 	releaseMemory(p.id)
 	return nil
 }
-
-// keptKey reports whether a JSON key is on the kept list: values under it stay.
-func (p *shapeOnly) keptKey(key []byte) bool { return p.shaper.Kept(string(key)) }
 
 // toolShaped reports whether a tool is data-class by configuration or by what its spans said.
 func (p *shapeOnly) toolShaped(name []byte, now time.Time) bool {

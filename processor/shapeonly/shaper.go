@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
-	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
@@ -19,11 +18,20 @@ type valueShaper struct {
 	buf      []byte
 	withheld int
 	failed   int
-	// remembered are the texts already remembered in this batch: a model span carries the
-	// transcript so far, so each of its results arrives again on every later model call of the
-	// trace, and remembering is the dearest step of shaping. Keys view the records' own strings;
-	// forget clears them when the batch is shaped.
+	// A model span carries the transcript so far, so each result arrives again on every later model
+	// call of its trace. remembered are the texts already remembered in this batch (remembering is
+	// the dearest step of shaping), shaped the raw values already shaped, their shaped forms in
+	// shapedOut. Keys view the records' own strings; forget clears them when the batch is shaped.
 	remembered map[rememberedText]struct{}
+	shaped     map[string]shapedValue
+	shapedOut  []byte
+}
+
+// shapedValue is what shaping a raw value gave: shapedOut[from:to], and its counts.
+type shapedValue struct {
+	from, to int
+	stats    countsonly.Stats
+	err      error
 }
 
 // rememberedText is a text remembered for an owner, as JSON leaves or as one leaf.
@@ -33,14 +41,14 @@ type rememberedText struct {
 	text  string
 }
 
-// remember adds what fn finds in text to the fingerprints of an owner's trace and run, unless the
-// same text was remembered for the owner the same way in this batch: what a text adds is the same
-// every time. text must not change until forget.
-func (s *valueShaper) remember(owner int32, json bool, text []byte, fn func(*fingerprint.Set) (int, bool)) {
+// remember adds the leaves of text, a JSON document's or the text as one leaf, to the fingerprints of
+// an owner's trace and run, unless the same text was remembered for the owner the same way in this
+// batch: what a text adds is the same every time. text must not change until forget.
+func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 	if owner < 0 {
 		return
 	}
-	key := rememberedText{owner: owner, json: json, text: unsafe.String(unsafe.SliceData(text), len(text))}
+	key := rememberedText{owner: owner, json: json, text: view(text)}
 	if _, done := s.remembered[key]; done {
 		return
 	}
@@ -48,33 +56,42 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte, fn func(*fin
 	o := &s.b.owners[owner]
 	for _, sc := range [2]*scope{o.trace, o.run} {
 		if sc != nil {
-			s.b.p.memory.account(sc, sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, fn))
+			s.b.p.memory.account(sc, sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, text, json, s.b.p.keptKey))
 		}
 	}
 }
 
 // rememberJSON remembers the leaves of a JSON document, or the document as one leaf when it is not
 // valid JSON.
-func (s *valueShaper) rememberJSON(owner int32, doc []byte) {
-	s.remember(owner, true, doc, func(set *fingerprint.Set) (int, bool) {
-		added, full, _ := set.AddJSONLeaves(doc, s.b.p.keptKey)
-		return added, full
-	})
+func (s *valueShaper) rememberJSON(owner int32, doc []byte) { s.remember(owner, true, doc) }
+
+func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) { s.remember(owner, false, leaf) }
+
+// forget drops what was remembered and shaped in this batch, whose keys view its records' strings.
+func (s *valueShaper) forget() {
+	clear(s.remembered)
+	clear(s.shaped)
+	s.shapedOut = s.shapedOut[:0]
 }
 
-func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) {
-	s.remember(owner, false, leaf, func(set *fingerprint.Set) (int, bool) { return set.AddLeaf(leaf) })
-}
+// view is a string of b's bytes, without copying: b must not change while the string is used.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// forget drops the texts remembered in this batch, which view its records' strings.
-func (s *valueShaper) forget() { clear(s.remembered) }
-
-// ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript.
+// ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript. A value shaped before
+// in the batch is written as it was shaped then.
 func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Remember) []byte {
 	s.rememberRaw(owner, raw, r)
+	if done, ok := s.shaped[view(raw)]; ok {
+		s.count(done.stats, done.err)
+		return append(dst, s.shapedOut[done.from:done.to]...)
+	}
+	start := len(dst)
 	out, scratch, stats, err := s.b.p.shaper.AppendValue(dst, raw, s.buf)
 	s.buf = scratch[:0]
 	s.count(stats, err)
+	from := len(s.shapedOut)
+	s.shapedOut = append(s.shapedOut, out[start:]...)
+	s.shaped[view(raw)] = shapedValue{from: from, to: len(s.shapedOut), stats: stats, err: err}
 	return out
 }
 
