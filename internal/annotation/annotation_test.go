@@ -19,7 +19,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard"
 	"github.com/agentotel/agentotel/processor/shapeonly"
 )
@@ -33,7 +33,7 @@ func TestKeysAreWhatAgentguardWrites(t *testing.T) {
 	eventKeys := map[string]bool{}
 	events := 0
 	for _, td := range guardedScenarios(t) {
-		collectortest.ForEachSpan(td.after, func(span ptrace.Span) {
+		for _, span := range walk.Spans(td.after) {
 			before := td.before[spanKey(span)]
 			for k := range span.Attributes().All() {
 				if _, had := before.Get(k); !had {
@@ -50,7 +50,7 @@ func TestKeysAreWhatAgentguardWrites(t *testing.T) {
 					eventKeys[k] = true
 				}
 			}
-		})
+		}
 	}
 	assert.ElementsMatch(t, annotation.Keys(), slices.Collect(maps.Keys(written)))
 	require.NotZero(t, events, "no scenario became stuck")
@@ -69,8 +69,10 @@ func TestShapeonlyLeavesAnnotationsReadable(t *testing.T) {
 		td.after.CopyTo(guarded)
 		require.NoError(t, shaper.ConsumeTraces(context.Background(), td.after))
 		annotated := map[spanID]ptrace.Span{}
-		collectortest.ForEachSpan(guarded, func(span ptrace.Span) { annotated[spanKey(span)] = span })
-		collectortest.ForEachSpan(td.after, func(shaped ptrace.Span) {
+		for _, span := range walk.Spans(guarded) {
+			annotated[spanKey(span)] = span
+		}
+		for _, shaped := range walk.Spans(td.after) {
 			span := annotated[spanKey(shaped)]
 			for _, k := range annotation.Keys() {
 				want, ok := span.Attributes().Get(k)
@@ -88,7 +90,7 @@ func TestShapeonlyLeavesAnnotationsReadable(t *testing.T) {
 			if !span.Attributes().Equal(shaped.Attributes()) {
 				withheld++
 			}
-		})
+		}
 	}
 	require.NotZero(t, withheld, "shapeonly withheld nothing: the test proves nothing")
 }
@@ -123,13 +125,13 @@ func guardedScenarios(t *testing.T) []guarded {
 			run, err := agentgen.Generate(scenario, agentgen.Options{Convention: conv, Seed: 7})
 			require.NoError(t, err)
 			g := guarded{before: map[spanID]pcommon.Map{}, after: run.Traces}
-			collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
+			for _, span := range walk.Spans(run.Traces) {
 				// Every tool is customer data to the shapeonly that may follow.
 				span.Attributes().PutStr("tool.data_class", "customer")
 				attrs := pcommon.NewMap()
 				span.Attributes().CopyTo(attrs)
 				g.before[spanKey(span)] = attrs
-			})
+			}
 			require.NoError(t, guard.ConsumeTraces(context.Background(), run.Traces))
 			out = append(out, g)
 		}

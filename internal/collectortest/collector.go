@@ -19,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // RepoRoot finds the repository root: the nearest directory above the working directory with a go.mod.
@@ -272,15 +274,11 @@ func Eventually(t testing.TB, what string, cond func() bool) {
 }
 
 // ForEachSpan calls fn for every span of td.
+//
+// Deprecated: use walk.Spans.
 func ForEachSpan(td ptrace.Traces, fn func(ptrace.Span)) {
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			for k := 0; k < sss.At(j).Spans().Len(); k++ {
-				fn(sss.At(j).Spans().At(k))
-			}
-		}
+	for _, span := range walk.Spans(td) {
+		fn(span)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
 
@@ -28,11 +28,11 @@ func benchBatch(tb testing.TB) (ptrace.Traces, [][]byte) {
 	for _, run := range agentgen.Mix(40, agentgen.Options{Seed: 3}) {
 		run.Traces.ResourceSpans().MoveAndAppendTo(td.ResourceSpans())
 	}
-	collectortest.ForEachSpan(td, func(span ptrace.Span) {
+	for _, span := range walk.Spans(td) {
 		if r, ok := span.Attributes().Get("gen_ai.tool.call.result"); ok {
 			results = append(results, []byte(r.Str()))
 		}
-	})
+	}
 	require.NotEmpty(tb, results)
 	return td, results
 }
@@ -56,9 +56,9 @@ func BenchmarkStep(b *testing.B) {
 		// The same batch again is the same runs again: their root spans ended them, so they start
 		// afresh. Only the stuck events it added must go, or the batch would grow.
 		b.StopTimer()
-		collectortest.ForEachSpan(td, func(span ptrace.Span) {
+		for _, span := range walk.Spans(td) {
 			span.Events().RemoveIf(func(e ptrace.SpanEvent) bool { return e.Name() == annotation.StuckEvent })
-		})
+		}
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(results)), "ns/step")

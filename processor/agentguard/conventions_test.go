@@ -13,7 +13,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // mysdkRun is a docs-agent run from an SDK agentotel does not ship: its tool spans say what they are
@@ -69,9 +69,9 @@ func TestUnknownConventionIsNeverJudged(t *testing.T) {
 	h := newHarness(t, seedConfig())
 	out := h.run(mysdkRun())
 	steps := 0
-	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+	for _, span := range walk.Spans(out) {
 		if _, ok := span.Attributes().Get(annotation.Step); !ok {
-			return
+			continue
 		}
 		steps++
 		judged, ok := span.Attributes().Get(annotation.Judged)
@@ -81,7 +81,7 @@ func TestUnknownConventionIsNeverJudged(t *testing.T) {
 			_, ok := span.Attributes().Get(k)
 			assert.False(t, ok, "%s on an unjudged step", k)
 		}
-	})
+	}
 	assert.Equal(t, 6, steps)
 	assert.Empty(t, stuckEvents(out), "a run agentguard cannot read is never stuck")
 	assert.Equal(t, map[string]int64{"gen_ai.agent.name=unknown,progress=unknown": 6},
@@ -96,14 +96,14 @@ func TestDeclaredConventionIsJudged(t *testing.T) {
 	h := newHarness(t, cfg)
 	out := h.run(mysdkRun())
 	assert.Equal(t, map[string][]string{pcommon.TraceID{9, 9, 9}.String(): {"no_progress"}}, stuckEvents(out))
-	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+	for _, span := range walk.Spans(out) {
 		if _, ok := span.Attributes().Get(annotation.Step); ok {
 			run, _ := span.Attributes().Get(annotation.Run)
 			assert.Equal(t, "sess-42", run.Str())
 			_, unjudged := span.Attributes().Get(annotation.Judged)
 			assert.False(t, unjudged)
 		}
-	})
+	}
 }
 
 // TestDeclaredConventionsAreValidated: a declaration is checked at start, every field named.
@@ -143,13 +143,13 @@ func TestREADMEDeclarationReadsTheUnknownSDK(t *testing.T) {
 	out := newHarness(t, cfg).run(run.Traces)
 	assert.Equal(t, []string{run.Agent}, agentsOfEvents(out))
 	rounds := 0
-	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+	for _, span := range walk.Spans(out) {
 		if _, ok := span.Attributes().Get(annotation.Round); ok {
 			rounds++
 		}
 		if v, ok := span.Attributes().Get(annotation.Outcome); ok {
 			assert.Equal(t, "stuck", v.Str())
 		}
-	})
+	}
 	assert.Equal(t, run.ExpectCounts.Rounds, rounds, "its model calls are read")
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // TestLabelledCorpus judges a labelled corpus of generated runs (every scenario, values varied per run,
@@ -77,11 +77,11 @@ func TestLabelledCorpus(t *testing.T) {
 // rootOutcome is the outcome agentguard wrote on a batch's root span, if the batch holds one.
 func rootOutcome(td ptrace.Traces) string {
 	outcome := ""
-	collectortest.ForEachSpan(td, func(span ptrace.Span) {
+	for _, span := range walk.Spans(td) {
 		if v, ok := span.Attributes().Get(annotation.Outcome); ok {
 			outcome = v.Str()
 		}
-	})
+	}
 	return outcome
 }
 

@@ -14,7 +14,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
 
@@ -61,7 +61,7 @@ func (h *harness) run(td ptrace.Traces) ptrace.Traces {
 // stuckEvents returns the reason of every agentguard.stuck event in a batch, per trace id.
 func stuckEvents(td ptrace.Traces) map[string][]string {
 	out := map[string][]string{}
-	collectortest.ForEachSpan(td, func(span ptrace.Span) {
+	for _, span := range walk.Spans(td) {
 		for i := 0; i < span.Events().Len(); i++ {
 			e := span.Events().At(i)
 			if e.Name() == annotation.StuckEvent {
@@ -69,7 +69,7 @@ func stuckEvents(td ptrace.Traces) map[string][]string {
 				out[span.TraceID().String()] = append(out[span.TraceID().String()], r.Str())
 			}
 		}
-	})
+	}
 	return out
 }
 

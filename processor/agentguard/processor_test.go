@@ -17,7 +17,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
 
@@ -36,10 +36,10 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 	require.Equal(t, spansIn, out.SpanCount(), "no span is dropped")
 
 	var steps, events int
-	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+	for _, span := range walk.Spans(out) {
 		step, ok := span.Attributes().Get(annotation.Step)
 		if !ok {
-			return
+			continue
 		}
 		steps++
 		assert.Equal(t, int64(steps), step.Int(), "steps are numbered in start order")
@@ -61,7 +61,7 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 			assert.Equal(t, int64(4), barren.Int())
 			assert.Equal(t, int64(4), step.Int(), "the docs agent is stuck at its fourth empty search")
 		}
-	})
+	}
 	assert.Equal(t, 5, steps)
 	assert.Equal(t, 1, events, "one event per stuck episode, though step 5 is stuck too")
 
@@ -90,11 +90,11 @@ func TestWaitExemptPollsAreCounted(t *testing.T) {
 	h := newHarness(t, seedConfig())
 	out := h.run(generate(t, "deploy", 1).Traces)
 	exempt := 0
-	collectortest.ForEachSpan(out, func(span ptrace.Span) {
+	for _, span := range walk.Spans(out) {
 		if v, ok := span.Attributes().Get(annotation.WaitExempt); ok && v.Bool() {
 			exempt++
 		}
-	})
+	}
 	require.NotZero(t, exempt, "the deploy run polls a build that is still running")
 	metadatatest.AssertEqualProcessorAgentguardPollsExempt(t, h.tel, []metricdata.DataPoint[int64]{{Value: int64(exempt)}},
 		metricdatatest.IgnoreTimestamp())
@@ -103,31 +103,33 @@ func TestWaitExemptPollsAreCounted(t *testing.T) {
 // The AI SDK 7 names the agent only on the run's root span: a root span in the same batch names it.
 func TestAgentNameFromRootSpanOnly(t *testing.T) {
 	run := generate(t, "docs", 2)
-	collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
+	for _, span := range walk.Spans(run.Traces) {
 		if !span.ParentSpanID().IsEmpty() {
 			span.Attributes().Remove("gen_ai.agent.name")
 		}
-	})
+	}
 	run.Traces.ResourceSpans().At(0).Resource().Attributes().PutStr("service.name", "svc")
 	h := newHarness(t, seedConfig())
 	assert.Equal(t, []string{"docs"}, agentsOfEvents(h.run(run.Traces)))
 
 	// Without any agent name, service.name stands in.
 	run = generate(t, "docs", 3)
-	collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) { span.Attributes().Remove("gen_ai.agent.name") })
+	for _, span := range walk.Spans(run.Traces) {
+		span.Attributes().Remove("gen_ai.agent.name")
+	}
 	run.Traces.ResourceSpans().At(0).Resource().Attributes().PutStr("service.name", "svc")
 	assert.Equal(t, []string{"svc"}, agentsOfEvents(h.run(run.Traces)))
 }
 
 func agentsOfEvents(td ptrace.Traces) []string {
 	var agents []string
-	collectortest.ForEachSpan(td, func(span ptrace.Span) {
+	for _, span := range walk.Spans(td) {
 		for i := 0; i < span.Events().Len(); i++ {
 			if a, ok := span.Events().At(i).Attributes().Get(annotation.EventAgentName); ok {
 				agents = append(agents, a.Str())
 			}
 		}
-	})
+	}
 	return agents
 }
 
@@ -136,9 +138,9 @@ func TestRunAttributesGroupTraces(t *testing.T) {
 	split := func() []ptrace.Traces {
 		run := generate(t, "docs", 4)
 		var parts []ptrace.Traces
-		collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
+		for _, span := range walk.Spans(run.Traces) {
 			if _, ok := span.Attributes().Get("gen_ai.tool.name"); !ok {
-				return
+				continue
 			}
 			td := ptrace.NewTraces()
 			s := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty().Spans().AppendEmpty()
@@ -146,7 +148,7 @@ func TestRunAttributesGroupTraces(t *testing.T) {
 			s.SetTraceID(pcommon.TraceID([16]byte{byte(len(parts) + 1)})) // a new trace per turn
 			s.Attributes().PutStr("gen_ai.conversation.id", "conv-1")
 			parts = append(parts, td)
-		})
+		}
 		return parts
 	}
 	stuckIn := func(cfg *Config) bool {
@@ -169,11 +171,11 @@ func TestAgentLabelsAreCapped(t *testing.T) {
 	h := newHarness(t, cfg)
 	for i, agent := range []string{"first", "second"} {
 		run := generate(t, "docs", uint64(10+i))
-		collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
+		for _, span := range walk.Spans(run.Traces) {
 			if _, ok := span.Attributes().Get("gen_ai.agent.name"); ok {
 				span.Attributes().PutStr("gen_ai.agent.name", agent)
 			}
-		})
+		}
 		h.run(run.Traces)
 	}
 	assert.Equal(t, map[string]int64{

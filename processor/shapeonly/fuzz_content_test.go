@@ -20,8 +20,8 @@ import (
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // FuzzContentInvariant checks the content search's promise on whole support runs: once a batch
@@ -236,11 +236,11 @@ func decodePlacements(b []byte) []placement {
 func findCustomerSpan(td ptrace.Traces) (ptrace.Span, bool) {
 	var found ptrace.Span
 	ok := false
-	collectortest.ForEachSpan(td, func(s ptrace.Span) {
+	for _, s := range walk.Spans(td) {
 		if v, has := s.Attributes().Get(createDefaultConfig().DataClassAttribute); has && v.Str() == "customer" && !ok {
 			found, ok = s, true
 		}
-	})
+	}
 	return found, ok
 }
 
@@ -295,7 +295,9 @@ func setCustomerRecord(t *testing.T, td ptrace.Traces, values []string) []string
 	for _, rs := range td.ResourceSpans().All() {
 		rewrite(rs.Resource().Attributes())
 	}
-	collectortest.ForEachSpan(td, func(s ptrace.Span) { rewrite(s.Attributes()) })
+	for _, s := range walk.Spans(td) {
+		rewrite(s.Attributes())
+	}
 	require.Equal(t, now, customerRecordStrings(span), "the record's values were not all replaced")
 	return now
 }
@@ -348,7 +350,9 @@ func splitRunIntoBatches(t *testing.T, td ptrace.Traces, batching uint8) []ptrac
 func plantCopies(batches []ptrace.Traces, values []string, placements []placement) {
 	var spans []ptrace.Span
 	for _, b := range batches {
-		collectortest.ForEachSpan(b, func(s ptrace.Span) { spans = append(spans, s) })
+		for _, s := range walk.Spans(b) {
+			spans = append(spans, s)
+		}
 	}
 	dc, _ := findCustomerSpan(batches[0])
 	for i, p := range placements {
@@ -1081,6 +1085,8 @@ func parseHex4(s string) (rune, bool) {
 
 func spanIDsInOrder(td ptrace.Traces) []pcommon.SpanID {
 	var ids []pcommon.SpanID
-	collectortest.ForEachSpan(td, func(s ptrace.Span) { ids = append(ids, s.SpanID()) })
+	for _, s := range walk.Spans(td) {
+		ids = append(ids, s.SpanID())
+	}
 	return ids
 }

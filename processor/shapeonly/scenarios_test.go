@@ -16,8 +16,8 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/agentspan"
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // The end-to-end tests: every agentgen scenario in every convention through the real processor,
@@ -144,13 +144,13 @@ var callIDPattern = regexp.MustCompile(`\bcall_(\d+)\b`)
 // (call_<random>, toolu_<random>): agentgen numbers the calls of every run call_1, call_2, ...
 func uniqueCallIDs(r agentgen.Run) agentgen.Run {
 	prefix := "call_" + strings.TrimPrefix(r.ID, "run_")[:10] + "_"
-	collectortest.ForEachSpan(r.Traces, func(s ptrace.Span) {
+	for _, s := range walk.Spans(r.Traces) {
 		for _, v := range s.Attributes().All() {
 			if v.Type() == pcommon.ValueTypeStr && strings.Contains(v.Str(), "call_") {
 				v.SetStr(callIDPattern.ReplaceAllString(v.Str(), prefix+"$1"))
 			}
 		}
-	})
+	}
 	return r
 }
 
@@ -170,10 +170,10 @@ type toolCall struct {
 // toolCalls lists the tool spans of a batch in walk order, with their payloads copied out.
 func toolCalls(td ptrace.Traces) []toolCall {
 	var calls []toolCall
-	collectortest.ForEachSpan(td, func(s ptrace.Span) {
+	for _, s := range walk.Spans(td) {
 		v := agentspan.Default.Recognize(agentspan.Span{Name: s.Name(), Attrs: s.Attributes()})
 		if v.Role != agentspan.RoleTool {
-			return
+			continue
 		}
 		c := toolCall{view: v}
 		if a, ok := s.Attributes().Get(v.ArgsKey); ok {
@@ -185,7 +185,7 @@ func toolCalls(td ptrace.Traces) []toolCall {
 		// View strings point into the span; keep copies that outlive the processor's rewrite.
 		c.view.Tool, c.view.CallID = strings.Clone(v.Tool), strings.Clone(v.CallID)
 		calls = append(calls, c)
-	})
+	}
 	return calls
 }
 

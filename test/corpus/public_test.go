@@ -25,6 +25,7 @@ import (
 	"go.opentelemetry.io/collector/processor/processortest"
 
 	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard"
 )
 
@@ -240,7 +241,7 @@ func judge(t *testing.T, name string, c publicCase) verdict {
 		reason string
 	}
 	var events []event
-	collectortest.ForEachSpan(sink.AllTraces()[0], func(span ptrace.Span) {
+	for _, span := range walk.Spans(sink.AllTraces()[0]) {
 		for i := 0; i < span.Events().Len(); i++ {
 			e := span.Events().At(i)
 			if e.Name() != "agentguard.stuck" {
@@ -250,7 +251,7 @@ func judge(t *testing.T, name string, c publicCase) verdict {
 			s, _ := span.Attributes().Get("agentguard.step")
 			events = append(events, event{s.Int(), r.Str()})
 		}
-	})
+	}
 	slices.SortStableFunc(events, func(a, b event) int { return int(a.step - b.step) })
 	var v verdict
 	for _, e := range events {

@@ -21,8 +21,8 @@ import (
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/leakcheck"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard"
 	"github.com/agentotel/agentotel/processor/shapeonly"
 )
@@ -97,14 +97,14 @@ func guardRun(t *testing.T, cfg *agentguard.Config, td ptrace.Traces) ptrace.Tra
 // stuckReasons lists the reasons of the stuck events agentguard wrote.
 func stuckReasons(td ptrace.Traces) []string {
 	var reasons []string
-	collectortest.ForEachSpan(td, func(span ptrace.Span) {
+	for _, span := range walk.Spans(td) {
 		for i := 0; i < span.Events().Len(); i++ {
 			if e := span.Events().At(i); e.Name() == annotation.StuckEvent {
 				v, _ := e.Attributes().Get(annotation.EventReason)
 				reasons = append(reasons, v.AsString())
 			}
 		}
-	})
+	}
 	return reasons
 }
 
@@ -166,11 +166,11 @@ func selects(declared []agentspan.Declared, td ptrace.Traces) bool {
 				}
 			}
 		}
-		collectortest.ForEachSpan(td, func(span ptrace.Span) {
+		for _, span := range walk.Spans(td) {
 			if v, ok := span.Attributes().Get(d.Match.Attribute); ok && d.Match.Attribute != "" && (d.Match.Value == "" || v.AsString() == d.Match.Value) {
 				found = true
 			}
-		})
+		}
 	}
 	return found
 }
@@ -206,13 +206,13 @@ func exerciseShaper(t *testing.T, guard *agentguard.Config, cfg *shapeonly.Confi
 			return run, dataClassTools(t, run.Traces)
 		}
 		run, tools := generate()
-		collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
+		for _, span := range walk.Spans(run.Traces) {
 			if v, ok := span.Attributes().Get(generatedClassAttribute); ok {
 				class := v.AsString()
 				span.Attributes().Remove(generatedClassAttribute)
 				span.Attributes().PutStr(cfg.DataClassAttribute, class)
 			}
-		})
+		}
 		checkShaped(t, string(conv)+", classed by "+cfg.DataClassAttribute, guard, cfg, run, tools, &seen)
 
 		var unnamed []string
@@ -226,10 +226,10 @@ func exerciseShaper(t *testing.T, guard *agentguard.Config, cfg *shapeonly.Confi
 			continue
 		}
 		run, tools = generate()
-		collectortest.ForEachSpan(run.Traces, func(span ptrace.Span) {
+		for _, span := range walk.Spans(run.Traces) {
 			span.Attributes().Remove(generatedClassAttribute)
 			span.Attributes().Remove(cfg.DataClassAttribute)
-		})
+		}
 		checkShaped(t, string(conv)+", classed by name", guard, cfg, run, tools, &seen)
 	}
 	require.Positive(t, seen.spans, "no data-class span was checked")
@@ -299,11 +299,13 @@ func checkShaped(t *testing.T, name string, guard *agentguard.Config, cfg *shape
 	}
 
 	before := map[pcommon.SpanID]ptrace.Span{}
-	collectortest.ForEachSpan(annotated, func(span ptrace.Span) { before[span.SpanID()] = span })
-	collectortest.ForEachSpan(out, func(after ptrace.Span) {
+	for _, span := range walk.Spans(annotated) {
+		before[span.SpanID()] = span
+	}
+	for _, after := range walk.Spans(out) {
 		tool, ok := tools[after.SpanID()]
 		if !ok {
-			return
+			continue
 		}
 		seen.spans++
 		in := before[after.SpanID()].Attributes()
@@ -324,5 +326,5 @@ func checkShaped(t *testing.T, name string, guard *agentguard.Config, cfg *shape
 				t.Errorf("%s: %s span %s: %s was %q, is %q", name, tool, after.SpanID(), key, want.AsString(), got.AsString())
 			}
 		}
-	})
+	}
 }

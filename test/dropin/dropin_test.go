@@ -27,6 +27,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 const (
@@ -91,11 +92,11 @@ func TestReadmeDropIn(t *testing.T) {
 		b, err := marshaler.MarshalTraces(td)
 		require.NoError(t, err)
 		exported.Write(b)
-		collectortest.ForEachSpan(td, func(span ptrace.Span) {
+		for _, span := range walk.Spans(td) {
 			if _, ok := span.Attributes().Get(annotation.Step); ok {
 				steps++
 			}
-		})
+		}
 	}
 	// Plain checks rather than assert.Contains, whose failure message would print the whole export.
 	for _, secret := range run.Secrets {

@@ -4,10 +4,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/test/promcheck"
 )
 
@@ -57,7 +57,7 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 	stuckAgents := map[string][]string{}
 	steps := 0
 	for _, td := range batches {
-		collectortest.ForEachSpan(td, func(span ptrace.Span) {
+		for _, span := range walk.Spans(td) {
 			if _, ok := span.Attributes().Get(annotation.Step); ok {
 				steps++
 			}
@@ -69,17 +69,17 @@ func TestAgentguardThroughTheCollector(t *testing.T) {
 					stuckAgents[agent.Str()] = append(stuckAgents[agent.Str()], reason.Str())
 				}
 			}
-		})
+		}
 	}
 	assert.Positive(t, steps, "tool spans are annotated")
 	// shapeonly runs after agentguard and leaves its verdicts readable, on data-class spans too.
 	for _, td := range batches {
-		collectortest.ForEachSpan(td, func(span ptrace.Span) {
+		for _, span := range walk.Spans(td) {
 			if name, _ := span.Attributes().Get("gen_ai.tool.name"); name.Str() == "find_customer" {
 				signals, _ := span.Attributes().Get(annotation.Signals)
 				assert.NotEqual(t, "[withheld]", signals.Str())
 			}
-		})
+		}
 	}
 	assert.Equal(t, []string{"no_progress"}, stuckAgents["docs"])
 	assert.Equal(t, []string{"no_progress", "cycle"}, stuckAgents["code"], "the code agent's edit-and-revert, then its read cycle")

@@ -39,6 +39,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // deployTemplate turns one of the shipped configs in deploy/scale into a collectortest template: edit
@@ -188,7 +189,9 @@ func observe(t testing.TB, outputs ...string) *observed {
 		o.spans += n
 		o.perNode[i] = n
 		for _, td := range batches {
-			collectortest.ForEachSpan(td, func(s ptrace.Span) { o.add(i, s) })
+			for _, s := range walk.Spans(td) {
+				o.add(i, s)
+			}
 		}
 	}
 	for id := range o.reasons {
