@@ -10,6 +10,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/digest"
 	"github.com/agentotel/agentotel/internal/progress"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // runKey identifies a run within a batch without allocating: its trace, or the value of its run
@@ -74,32 +75,31 @@ type seen struct {
 func (g *guard) collect(td ptrace.Traces, spans []seen) (map[runKey]*runBatch, []seen) {
 	spans = spans[:0]
 	var traceRuns map[pcommon.TraceID]string
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		res := rss.At(i).Resource().Attributes()
-		service := ""
-		if v, ok := res.Get("service.name"); ok {
-			service = v.AsString()
-		}
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			scope := sss.At(j).Scope().Name()
-			ss := sss.At(j).Spans()
-			for k := 0; k < ss.Len(); k++ {
-				span := ss.At(k)
-				root := span.ParentSpanID().IsEmpty()
-				v := g.registry.Recognize(agentspan.Span{Scope: scope, Name: span.Name(), Attrs: span.Attributes(), Root: root})
-				if v.Role == agentspan.RoleOther && !root {
-					continue
-				}
-				spans = append(spans, seen{span: span, res: res, service: service, view: v, root: root})
-				if attr := g.runAttr(span.Attributes(), res); attr != "" {
-					if traceRuns == nil {
-						traceRuns = map[pcommon.TraceID]string{}
-					}
-					traceRuns[span.TraceID()] = attr
-				}
+	// A resource's spans come one after another: its service name is read once, when the walk
+	// reaches its first span.
+	var (
+		resource pcommon.Resource
+		res      pcommon.Map
+		service  string
+	)
+	for where, span := range walk.Spans(td) {
+		if where.Resource != resource {
+			resource, res, service = where.Resource, where.Resource.Attributes(), ""
+			if v, ok := res.Get("service.name"); ok {
+				service = v.AsString()
 			}
+		}
+		root := span.ParentSpanID().IsEmpty()
+		v := g.registry.Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: span.Name(), Attrs: span.Attributes(), Root: root})
+		if v.Role == agentspan.RoleOther && !root {
+			continue
+		}
+		spans = append(spans, seen{span: span, res: res, service: service, view: v, root: root})
+		if attr := g.runAttr(span.Attributes(), res); attr != "" {
+			if traceRuns == nil {
+				traceRuns = map[pcommon.TraceID]string{}
+			}
+			traceRuns[span.TraceID()] = attr
 		}
 	}
 	if len(spans) == 0 {
