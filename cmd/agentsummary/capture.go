@@ -10,6 +10,8 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // spanRef is one span with the resource and scope it was sent under.
@@ -64,18 +66,14 @@ func readCapture(path string) (*capture, error) {
 }
 
 func (c *capture) add(td ptrace.Traces) {
-	for _, rs := range td.ResourceSpans().All() {
-		for _, ss := range rs.ScopeSpans().All() {
-			for _, span := range ss.Spans().All() {
-				ref := spanRef{span: span, resource: rs.Resource(), scope: ss.Scope()}
-				id := span.TraceID()
-				if _, seen := c.byTrace[id]; !seen {
-					c.traces = append(c.traces, id)
-				}
-				c.byTrace[id] = append(c.byTrace[id], ref)
-				c.byKey[spanKey{id, span.SpanID()}] = ref
-				c.spans++
-			}
+	for where, span := range walk.Spans(td) {
+		ref := spanRef{span: span, resource: where.Resource, scope: where.Scope}
+		id := span.TraceID()
+		if _, seen := c.byTrace[id]; !seen {
+			c.traces = append(c.traces, id)
 		}
+		c.byTrace[id] = append(c.byTrace[id], ref)
+		c.byKey[spanKey{id, span.SpanID()}] = ref
+		c.spans++
 	}
 }

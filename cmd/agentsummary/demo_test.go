@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/collector/processor/processortest"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard"
 	"github.com/agentotel/agentotel/processor/shapeonly"
 )
@@ -182,13 +183,9 @@ func TestChangedIDsAreNamed(t *testing.T) {
 	var span ptrace.Span
 	var id string
 	for _, td := range requests {
-		for _, rs := range td.ResourceSpans().All() {
-			for _, ss := range rs.ScopeSpans().All() {
-				for _, s := range ss.Spans().All() {
-					if v, ok := s.Attributes().Get("session.id"); ok && id == "" {
-						span, id = s, v.Str()
-					}
-				}
+		for _, s := range walk.Spans(td) {
+			if v, ok := s.Attributes().Get("session.id"); ok && id == "" {
+				span, id = s, v.Str()
 			}
 		}
 	}
