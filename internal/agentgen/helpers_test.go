@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 var testBase = time.Date(2026, 3, 17, 9, 0, 0, 0, time.UTC)
@@ -20,12 +22,8 @@ func mustGenerate(t *testing.T, scenario string, c Convention, seed uint64) Run 
 
 func spans(td ptrace.Traces) []ptrace.Span {
 	var out []ptrace.Span
-	for _, rs := range td.ResourceSpans().All() {
-		for _, ss := range rs.ScopeSpans().All() {
-			for _, s := range ss.Spans().All() {
-				out = append(out, s)
-			}
-		}
+	for _, s := range walk.Spans(td) {
+		out = append(out, s)
 	}
 	return out
 }

@@ -241,20 +241,13 @@ func exerciseShaper(t *testing.T, guard *agentguard.Config, cfg *shapeonly.Confi
 func dataClassTools(t *testing.T, td ptrace.Traces) map[pcommon.SpanID]string {
 	t.Helper()
 	tools := map[pcommon.SpanID]string{}
-	for i := 0; i < td.ResourceSpans().Len(); i++ {
-		sss := td.ResourceSpans().At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				span := spans.At(k)
-				if v, ok := span.Attributes().Get(generatedClassAttribute); !ok || v.AsString() != "customer" {
-					continue
-				}
-				view := agentspan.Default.Recognize(agentspan.Span{Scope: sss.At(j).Scope().Name(), Name: span.Name(), Attrs: span.Attributes()})
-				require.NotEmpty(t, view.Tool, "a data-class span %q runs no tool the registry can name", span.Name())
-				tools[span.SpanID()] = strings.Clone(view.Tool)
-			}
+	for where, span := range walk.Spans(td) {
+		if v, ok := span.Attributes().Get(generatedClassAttribute); !ok || v.AsString() != "customer" {
+			continue
 		}
+		view := agentspan.Default.Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: span.Name(), Attrs: span.Attributes()})
+		require.NotEmpty(t, view.Tool, "a data-class span %q runs no tool the registry can name", span.Name())
+		tools[span.SpanID()] = strings.Clone(view.Tool)
 	}
 	require.NotEmpty(t, tools, "the run has no data-class span")
 	return tools
