@@ -67,6 +67,15 @@ type Registry struct {
 	eventRoles  map[string]pcommon.Value
 	structural  map[string]struct{}
 	runIDs      []string
+	// reading says how Add reads an attribute, with one lookup: the declared transcripts, and the
+	// structural attributes, which are never read. Any other attribute is read for messages.
+	reading map[string]attrReading
+}
+
+// attrReading is how an attribute is read: as its declared transcript, or not at all (passive).
+type attrReading struct {
+	transcript Transcript
+	declared   bool
 }
 
 type flatTranscript struct {
@@ -130,6 +139,13 @@ func NewRegistry(declared []Declared) *Registry {
 				r.runIDs = append(r.runIDs, k)
 			}
 		}
+	}
+	r.reading = make(map[string]attrReading, len(r.structural)+len(r.transcripts))
+	for k := range r.structural {
+		r.reading[k] = attrReading{}
+	}
+	for k, t := range r.transcripts {
+		r.reading[k] = attrReading{transcript: t, declared: true}
 	}
 	return r
 }
@@ -218,10 +234,4 @@ func (r *Registry) IDKeys() []string {
 		}
 	}
 	return keys
-}
-
-// passive reports whether an attribute is never a transcript: structural attributes hold names and ids.
-func (r *Registry) passive(key string) bool {
-	_, ok := r.structural[key]
-	return ok
 }

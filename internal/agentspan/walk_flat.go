@@ -13,7 +13,8 @@ import (
 
 // A flattened transcript spreads each message over indexed attributes ("<prefix><i>.<field>").
 // Grouping them must stay linear in the number of attributes whatever their order: entries are
-// bucketed by message index (a counting sort), never searched for.
+// gathered in the same pass over the attributes that reads the rest of the record, and bucketed by
+// message index (a counting sort) when they did not arrive in message order; never searched for.
 
 // flatField is what one attribute of a flattened message holds.
 type flatField uint8
@@ -35,39 +36,50 @@ const (
 )
 
 type flatEntry struct {
-	msg   int
-	field flatField
-	sub   int // the tool call's index, or the content's order
-	part  flatPart
 	v     pcommon.Value
+	msg   int32
+	sub   int32 // the tool call's index, or the content's order
+	field flatField
+	part  flatPart
 }
 
-// flatState holds the grouping buffers, reused from span to span.
+// flatState holds the grouping buffers, reused from record to record: per flattened transcript of
+// the registry, the entries the record's attributes gave.
 type flatState struct {
-	entries, sorted []flatEntry
-	counts          []int
+	of     []flatEntries
+	sorted []flatEntry
+	counts []int
 }
 
-// addFlat reads the flattened transcripts the attributes carry, inputs or outputs.
-func (w *Withholder) addFlat(attrs pcommon.Map, output bool) {
-	for i := range w.reg.flat {
-		f := &w.reg.flat[i]
-		if f.output == output && hasPrefixKey(attrs, f.prefix) {
-			w.readFlat(attrs, f)
-		}
+// flatEntries are one flattened transcript's entries, in attribute order.
+type flatEntries struct {
+	entries []flatEntry
+	// top is the highest message index; contents numbers the contents; byMessage: no entry came
+	// after one of a later message.
+	top, contents int32
+	byMessage     bool
+}
+
+// beginFlat forgets the previous record's entries.
+func (fs *flatState) beginFlat(transcripts int) {
+	if len(fs.of) < transcripts {
+		fs.of = make([]flatEntries, transcripts)
+	}
+	for i := range fs.of {
+		fs.of[i] = flatEntries{entries: fs.of[i].entries[:0], top: -1, byMessage: true}
 	}
 }
 
-func (w *Withholder) readFlat(attrs pcommon.Map, f *flatTranscript) {
-	fs := &w.flat
-	fs.entries = fs.entries[:0]
-	top, order := -1, 0
-	attrs.Range(func(key string, v pcommon.Value) bool {
+// collectFlat notes an attribute that belongs to any of the flattened transcripts.
+func (w *Withholder) collectFlat(key string, v pcommon.Value) {
+	for i := range w.reg.flat {
+		f := &w.reg.flat[i]
 		msg, rest, ok := indexed(key, f.prefix)
 		if !ok {
-			return true
+			continue
 		}
-		e := flatEntry{msg: msg, v: v}
+		fe := &w.flat.of[i]
+		e := flatEntry{msg: int32(msg), v: v}
 		switch {
 		case rest == f.layout.Role:
 			e.field = fieldRole
@@ -78,9 +90,9 @@ func (w *Withholder) readFlat(attrs pcommon.Map, f *flatTranscript) {
 		case f.layout.Calls != "" && strings.HasPrefix(rest, f.layout.Calls):
 			j, sub, ok := indexed(rest, f.layout.Calls)
 			if !ok {
-				return true
+				continue
 			}
-			e.field, e.sub = fieldCall, j
+			e.field, e.sub = fieldCall, int32(j)
 			switch sub {
 			case f.layout.CallID:
 				e.part = partID
@@ -89,74 +101,94 @@ func (w *Withholder) readFlat(attrs pcommon.Map, f *flatTranscript) {
 			case f.layout.CallArgs:
 				e.part = partArgs
 			default:
-				return true
+				continue
 			}
 		case f.layout.isContent(rest):
-			e.field, e.sub = fieldContent, order
-			order++
+			e.field, e.sub = fieldContent, fe.contents
+			fe.contents++
 		default:
-			return true
+			continue
 		}
-		top = max(top, msg)
-		fs.entries = append(fs.entries, e)
-		return true
-	})
-	if len(fs.entries) == 0 {
-		return
+		fe.byMessage = fe.byMessage && e.msg >= fe.top
+		fe.top = max(fe.top, e.msg)
+		fe.entries = append(fe.entries, e)
 	}
+}
+
+// addFlat reads the flattened transcripts collectFlat gathered, inputs or outputs.
+func (w *Withholder) addFlat(output bool) {
+	for i := range w.reg.flat {
+		if f := &w.reg.flat[i]; f.output == output && len(w.flat.of[i].entries) > 0 {
+			w.readFlat(&w.flat.of[i], f.output)
+		}
+	}
+}
+
+func (w *Withholder) readFlat(fe *flatEntries, output bool) {
 	w.beginDoc(pcommon.NewValueEmpty(), nil)
-	fs.sortEntries(top)
-	for start := 0; start < len(fs.sorted); {
+	sorted := w.flat.sortEntries(fe)
+	for start := 0; start < len(sorted); {
 		end := start + 1
-		for end < len(fs.sorted) && fs.sorted[end].msg == fs.sorted[start].msg {
+		for end < len(sorted) && sorted[end].msg == sorted[start].msg {
 			end++
 		}
-		w.flatMessage(fs.sorted[start:end], f.output)
+		w.flatMessage(sorted[start:end], output)
 		start = end
 	}
 }
 
-// sortEntries orders the entries by message, and within a message by field and sub-index. Message
-// indexes below the entry count are bucketed in linear time; larger ones (no real transcript has
-// them) fall back to a sort.
-func (fs *flatState) sortEntries(top int) {
-	n := len(fs.entries)
-	fs.sorted = slices.Grow(fs.sorted[:0], n)[:n]
-	if top < 4*n+16 {
+// sortEntries orders the entries by message, and within a message by field and sub-index. Entries
+// that came by message are only ordered within each; otherwise message indexes below the entry count
+// are bucketed in linear time, and larger ones (no real transcript has them) fall back to a sort.
+func (fs *flatState) sortEntries(fe *flatEntries) []flatEntry {
+	entries := fe.entries
+	n := len(entries)
+	sorted := entries
+	switch top := int(fe.top); {
+	case fe.byMessage:
+	case top < 4*n+16:
+		fs.sorted = slices.Grow(fs.sorted[:0], n)[:n]
+		sorted = fs.sorted
 		fs.counts = slices.Grow(fs.counts[:0], top+2)[:top+2]
 		clear(fs.counts)
-		for _, e := range fs.entries {
+		for _, e := range entries {
 			fs.counts[e.msg+1]++
 		}
 		for i := 1; i < len(fs.counts); i++ {
 			fs.counts[i] += fs.counts[i-1]
 		}
-		for _, e := range fs.entries {
-			fs.sorted[fs.counts[e.msg]] = e
+		for _, e := range entries {
+			sorted[fs.counts[e.msg]] = e
 			fs.counts[e.msg]++
 		}
-	} else {
-		copy(fs.sorted, fs.entries)
-		slices.SortStableFunc(fs.sorted, func(a, b flatEntry) int { return cmp.Compare(a.msg, b.msg) })
+	default:
+		fs.sorted = append(fs.sorted[:0], entries...)
+		sorted = fs.sorted
+		slices.SortStableFunc(sorted, func(a, b flatEntry) int { return cmp.Compare(a.msg, b.msg) })
 	}
 	// Within a message: role and ids first, then calls by index, then contents in attribute order.
 	for start := 0; start < n; {
 		end := start + 1
-		for end < n && fs.sorted[end].msg == fs.sorted[start].msg {
-			end++
+		ordered := true
+		for ; end < n && sorted[end].msg == sorted[start].msg; end++ {
+			ordered = ordered && entryOrder(sorted[end-1], sorted[end]) <= 0
 		}
-		if end-start > 1 {
-			slices.SortStableFunc(fs.sorted[start:end], func(a, b flatEntry) int {
-				return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.sub, b.sub))
-			})
+		if !ordered {
+			slices.SortStableFunc(sorted[start:end], entryOrder)
 		}
 		start = end
 	}
+	return sorted
+}
+
+// entryOrder orders a message's entries: by field, then by sub-index.
+func entryOrder(a, b flatEntry) int {
+	return cmp.Or(cmp.Compare(a.field, b.field), cmp.Compare(a.sub, b.sub))
 }
 
 // flatMessage records one message's calls, result or text.
 func (w *Withholder) flatMessage(entries []flatEntry, output bool) {
-	w.turn = int32(entries[0].msg) + 1
+	w.turn = entries[0].msg + 1
 	var o object
 	var contents []flatEntry
 	for i := 0; i < len(entries); i++ {

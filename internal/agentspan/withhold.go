@@ -88,6 +88,14 @@ type Withholder struct {
 	pendingStart int
 	pendingTurn  int32
 	flat         flatState
+	// outputs are a record's declared output transcripts, read after its inputs.
+	outputs []output
+}
+
+// output is a declared output transcript and its value.
+type output struct {
+	v pcommon.Value
+	t Transcript
 }
 
 // NewWithholder returns a Withholder reading transcripts as the registry declares them.
@@ -157,22 +165,37 @@ func (w *Withholder) Add(owner int32, s Span, body pcommon.Value) int32 {
 		w.addMessageEvent(role, s.Attrs, body)
 		return rec
 	}
-	for _, output := range [2]bool{false, true} {
-		s.Attrs.Range(func(k string, v pcommon.Value) bool {
-			t, declared := w.reg.transcripts[k]
-			switch {
-			case declared && t.Output != output, !declared && output:
-			case declared && t.MayBeText:
-				w.addValue(v)
-			case declared:
-				w.addTranscript(v, t)
-			case !w.reg.passive(k):
-				w.addValue(v)
-			}
-			return true
-		})
-		w.addFlat(s.Attrs, output)
+	// Inputs before outputs, in one pass over the attributes: a flattened transcript spans thousands,
+	// and each pass over them costs. The inputs are read as they come, the declared outputs and the
+	// flattened transcripts' entries gathered to be read after them.
+	w.flat.beginFlat(len(w.reg.flat))
+	w.outputs = w.outputs[:0]
+	s.Attrs.Range(func(k string, v pcommon.Value) bool {
+		w.collectFlat(k, v)
+		// A structural attribute holds names and ids, never messages.
+		r, known := w.reg.reading[k]
+		switch t := r.transcript; {
+		case !known:
+			w.addValue(v)
+		case !r.declared:
+		case t.Output:
+			w.outputs = append(w.outputs, output{v: v, t: t})
+		case t.MayBeText:
+			w.addValue(v)
+		default:
+			w.addTranscript(v, t)
+		}
+		return true
+	})
+	w.addFlat(false)
+	for _, o := range w.outputs {
+		if o.t.MayBeText {
+			w.addValue(o.v)
+		} else {
+			w.addTranscript(o.v, o.t)
+		}
 	}
+	w.addFlat(true)
 	if body.Type() != pcommon.ValueTypeEmpty {
 		w.addValue(body)
 	}

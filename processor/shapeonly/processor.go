@@ -27,16 +27,19 @@ type shapeOnly struct {
 	cfg      *Config
 	registry *agentspan.Registry
 	shaper   *countsonly.Shaper
-	// structural attributes are kept on data-class spans; protected ones are ids that content
-	// matching leaves alone too (call, run and session ids users group and search by).
-	structural, protected map[string]struct{}
-	shapedClasses         map[string]bool
-	tools                 map[string]bool // normalised tool name: data-class or not
-	anyShapedTool         bool            // a tool is configured data-class
-	memory                *memory
-	telemetry             *metadata.TelemetryBuilder
-	batches               sync.Pool
-	now                   func() time.Time
+	// structural attributes are kept on data-class spans.
+	structural map[string]struct{}
+	// searchRules are the attributes the content search treats apart, found with one lookup per
+	// attribute: the ids users group and search by (call, run and session ids), which it leaves
+	// alone, and the kept keys, whose strings it leaves alone.
+	searchRules   map[string]searchRule
+	shapedClasses map[string]bool
+	tools         map[string]bool // normalised tool name: data-class or not
+	anyShapedTool bool            // a tool is configured data-class
+	memory        *memory
+	telemetry     *metadata.TelemetryBuilder
+	batches       sync.Pool
+	now           func() time.Time
 	// keptKey reports whether a JSON key is on the kept list: values under it stay. A func made once,
 	// as the fingerprint calls take it: a method value would be made, and allocated, at every call.
 	keptKey func(key []byte) bool
@@ -54,7 +57,6 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		registry:      reg,
 		shaper:        countsonly.New(cfg.KeptKeys, countsonly.Limits{MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxValueBytes}),
 		structural:    setOf(reg.StructuralKeys(), annotation.Keys(), cfg.StructuralKeys, cfg.RunAttributes, []string{cfg.DataClassAttribute}),
-		protected:     setOf(reg.IDKeys(), cfg.RunAttributes, annotation.Keys(), []string{cfg.DataClassAttribute}),
 		shapedClasses: map[string]bool{},
 		tools:         map[string]bool{},
 		memory:        acquireMemory(set.ID, cfg),
@@ -69,6 +71,13 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		p.anyShapedTool = p.anyShapedTool || p.shapedClasses[normalName(class)]
 	}
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
+	p.searchRules = map[string]searchRule{}
+	for _, k := range cfg.KeptKeys {
+		p.searchRules[k] = searchKeptStrings
+	}
+	for k := range setOf(reg.IDKeys(), cfg.RunAttributes, annotation.Keys(), []string{cfg.DataClassAttribute}) {
+		p.searchRules[k] = searchNone
+	}
 	p.batches.New = func() any { return newBatch(p) }
 	err = tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, o metric.Int64Observer) error {
 		o.Observe(int64(p.memory.held()))

@@ -210,17 +210,29 @@ func (b *batch) searchRecord(r *record, sets []*fingerprint.Set) bool {
 		changed = b.searchMap(e.Attributes(), sets) || changed
 	}
 	if r.body.Type() != pcommon.ValueTypeEmpty {
-		changed = b.searchValue("", r.body, sets) || changed
+		changed = b.searchValue(b.p.shaper.Kept(""), r.body, sets) || changed
 	}
 	return changed
 }
+
+// searchRule is how the content search treats an attribute.
+type searchRule uint8
+
+const (
+	// searchAll: every string the value holds, at any depth.
+	searchAll searchRule = iota
+	// searchKeptStrings: a kept key; a string directly under it is left alone.
+	searchKeptStrings
+	// searchNone: an id users group and search by, left alone whatever it holds.
+	searchNone
+)
 
 // searchMap searches every attribute but the protected ids.
 func (b *batch) searchMap(attrs pcommon.Map, sets []*fingerprint.Set) bool {
 	changed := false
 	attrs.Range(func(k string, v pcommon.Value) bool {
-		if _, ok := b.p.protected[k]; !ok {
-			changed = b.searchValue(k, v, sets) || changed
+		if rule := b.p.searchRules[k]; rule != searchNone {
+			changed = b.searchValue(rule == searchKeptStrings, v, sets) || changed
 		}
 		return true
 	})
@@ -228,11 +240,12 @@ func (b *batch) searchMap(attrs pcommon.Map, sets []*fingerprint.Set) bool {
 }
 
 // searchValue searches one value, at any depth: JSON text leaf by leaf (a leaf that holds a withheld
-// value becomes "[withheld]"), other text occurrence by occurrence.
-func (b *batch) searchValue(key string, v pcommon.Value, sets []*fingerprint.Set) bool {
+// value becomes "[withheld]"), other text occurrence by occurrence. kept says the value sits directly
+// under a kept key: a string there is left alone.
+func (b *batch) searchValue(kept bool, v pcommon.Value, sets []*fingerprint.Set) bool {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		if b.p.shaper.Kept(key) {
+		if kept {
 			return false
 		}
 		text := jsonraw.StringBytes(v.Str())
@@ -247,14 +260,15 @@ func (b *batch) searchValue(key string, v pcommon.Value, sets []*fingerprint.Set
 		return changed
 	case pcommon.ValueTypeSlice:
 		changed := false
+		kept := b.p.shaper.Kept("")
 		for i := 0; i < v.Slice().Len(); i++ {
-			changed = b.searchValue("", v.Slice().At(i), sets) || changed
+			changed = b.searchValue(kept, v.Slice().At(i), sets) || changed
 		}
 		return changed
 	case pcommon.ValueTypeMap:
 		changed := false
 		v.Map().Range(func(k string, inner pcommon.Value) bool {
-			changed = b.searchValue(k, inner, sets) || changed
+			changed = b.searchValue(b.p.shaper.Kept(k), inner, sets) || changed
 			return true
 		})
 		return changed
