@@ -1,5 +1,7 @@
 package agentspan
 
+import "slices"
+
 // Message formats are recognised by the members of an object, wherever the object sits: a transcript
 // attribute, a request body in input.value, a per-message event, an OTLP map. The vocabulary, by the
 // formats that use it:
@@ -178,16 +180,19 @@ func (o *object) classify(ctx context) shape {
 	if o.langChain && o.kwargs.kind() == kindObject && lastElementIs(o.lcClass, "ToolMessage") {
 		return shapeLangChain
 	}
+	// Every object of a transcript is classified: its type and role are decoded once, not once per
+	// word they are compared with.
+	typ, role := o.typ.text(), o.role.text()
 	switch {
 	case ctx == inResult:
 		return shapeResult
 	case ctx == inCall:
 		return shapeCall
-	case o.typ.isAny(resultTypes):
+	case slices.Contains(resultTypes, typ):
 		return shapeResult
-	case o.typ.isAny(callTypes), o.callMarker, o.function.ok():
+	case slices.Contains(callTypes, typ), o.callMarker, o.function.ok():
 		return shapeCall
-	case o.role.isAny(resultRoles) || o.typ.is("tool"):
+	case slices.Contains(resultRoles, role) || typ == "tool":
 		if o.nPayloads == 0 {
 			return shapeOther
 		}

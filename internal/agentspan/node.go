@@ -2,6 +2,7 @@ package agentspan
 
 import (
 	"bytes"
+	"unsafe"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
@@ -68,6 +69,25 @@ func (n node) is(s string) bool {
 		return n.pv.Type() == pcommon.ValueTypeStr && n.pv.Str() == s
 	}
 	return jsonraw.StringIs(n.raw, s)
+}
+
+// text is a string node's content, escapes decoded; "" for anything but a string. A JSON string
+// without escapes, the usual case, is viewed in place.
+func (n node) text() string {
+	switch {
+	case n.otlp:
+		if n.pv.Type() == pcommon.ValueTypeStr {
+			return n.pv.Str()
+		}
+	case len(n.raw) >= 2 && n.raw[0] == '"':
+		inner := n.raw[1 : len(n.raw)-1]
+		if bytes.IndexByte(inner, '\\') < 0 {
+			return unsafe.String(unsafe.SliceData(inner), len(inner))
+		}
+		s, _ := jsonraw.Unquote(n.raw)
+		return s
+	}
+	return ""
 }
 
 // isAny reports whether the node is one of the strings in set.
