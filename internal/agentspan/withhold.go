@@ -74,7 +74,6 @@ type Withholder struct {
 	cands   []int32 // candidate calls of anonymous results
 	arena   []byte  // decoded ids and names
 	calls   map[callRef]bool
-	scratch []byte
 	edits   []edit
 	out     []byte
 

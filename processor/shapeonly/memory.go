@@ -116,13 +116,6 @@ func (m *memory) get(scopes *recent.Map[*scope], key []byte, now time.Time, crea
 	return s
 }
 
-// any reports whether anything has been withheld that later values must be searched for.
-func (m *memory) any() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.fingerprints > 0 || m.traces.Len() > 0 || m.runs.Len() > 0
-}
-
 // account counts fingerprints added to a scope and forgets the oldest scopes past the bound.
 func (m *memory) account(s *scope, added int) {
 	if added == 0 {

@@ -215,14 +215,13 @@ func (b *batch) searchRecord(r *record, sets []*fingerprint.Set) bool {
 	return changed
 }
 
-// searchRule is how the content search treats an attribute.
+// searchRule is how the content search treats an attribute. The zero rule searches every string the
+// value holds, at any depth.
 type searchRule uint8
 
 const (
-	// searchAll: every string the value holds, at any depth.
-	searchAll searchRule = iota
 	// searchKeptStrings: a kept key; a string directly under it is left alone.
-	searchKeptStrings
+	searchKeptStrings searchRule = iota + 1
 	// searchNone: an id users group and search by, left alone whatever it holds.
 	searchNone
 )

@@ -18,8 +18,8 @@ import (
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/collector/processor/processortest"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/fingerprint"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
 
@@ -28,8 +28,10 @@ import (
 // 16 MiB: a customer lookup (find_customer, data-class by the tools: configuration) early on, then
 // turns of weather calls and chat, the model quoting the customer's name and email every 16
 // messages. Structure withholds the lookup's result; the quotes are plain model text, so only the
-// content search can withhold them, and every benchmark first checks that none survives. Bytes are
-// the transcript's: the attribute text, or the keys and values of a flattened or structured one.
+// content search can withhold them, and every benchmark first checks that none survives. At 1 KiB
+// a transcript is the lookup and one quote, so a quarter of its bytes are the record the trace
+// remembers. Bytes are the transcript's: the attribute text, the keys and values of a flattened
+// one, the JSON a structured one is built from.
 
 // shapesSizes are the transcript sizes; the 16 MiB OpenInference transcript holds about 50,000
 // messages.
@@ -98,9 +100,7 @@ func shapesMessages(n int, customer bool) []shapesMessage {
 // A shapesFormat writes messages as one transcript format and reports the transcript's bytes.
 type shapesFormat struct {
 	name string
-	// logs: the transcript is a log record's; otherwise a span's.
-	logs bool
-	// spans and logs build the batch around the transcript.
+	// spans or logRecords builds the batch around the transcript: a span's, or a log record's.
 	spans      func(msgs []shapesMessage) (ptrace.Traces, int)
 	logRecords func(msgs []shapesMessage) (plog.Logs, int)
 }
@@ -151,7 +151,7 @@ var shapesFormats = []shapesFormat{
 		rs.ScopeSpans().At(0).Spans().At(0).SetName("call_llm")
 		return td, n
 	}},
-	{name: "genai-event-body", logs: true, logRecords: func(msgs []shapesMessage) (plog.Logs, int) {
+	{name: "genai-event-body", logRecords: func(msgs []shapesMessage) (plog.Logs, int) {
 		ld := plog.NewLogs()
 		lr := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords().AppendEmpty()
 		lr.SetEventName("gen_ai.client.inference.operation.details")
@@ -380,7 +380,7 @@ type shapesInput struct {
 func (f shapesFormat) build(size int) shapesInput {
 	measure := func(n int) shapesInput {
 		msgs := shapesMessages(n, true)
-		if f.logs {
+		if f.logRecords != nil {
 			ld, b := f.logRecords(msgs)
 			return shapesInput{logs: ld, isLogs: true, bytes: b}
 		}
@@ -507,7 +507,9 @@ func (c *copies) copyOf(retrace bool) shapesInput {
 	out.traces = ptrace.NewTraces()
 	c.in.traces.CopyTo(out.traces)
 	if retrace {
-		collectortest.ForEachSpan(out.traces, func(s ptrace.Span) { s.SetTraceID(trace) })
+		for _, s := range walk.Spans(out.traces) {
+			s.SetTraceID(trace)
+		}
 	}
 	return out
 }
@@ -666,11 +668,11 @@ func BenchmarkContentSearchIdle(b *testing.B) {
 		b.Run(name+"/attribute-walk", func(b *testing.B) {
 			run(b, func(td ptrace.Traces) {
 				n := 0
-				collectortest.ForEachSpan(td, func(s ptrace.Span) {
+				for _, s := range walk.Spans(td) {
 					for _, v := range s.Attributes().All() {
 						n += len(v.Str())
 					}
-				})
+				}
 				searchSink += n
 			})
 		})
