@@ -19,8 +19,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/ptrace"
-
-	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // RepoRoot finds the repository root: the nearest directory above the working directory with a go.mod.
@@ -270,15 +268,6 @@ func Eventually(t testing.TB, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-// ForEachSpan calls fn for every span of td.
-//
-// Deprecated: use walk.Spans.
-func ForEachSpan(td ptrace.Traces, fn func(ptrace.Span)) {
-	for _, span := range walk.Spans(td) {
-		fn(span)
 	}
 }
 
