@@ -19,24 +19,27 @@ import (
 // shaper cannot read becomes the withheld marker.
 type countsShaper struct{ s *countsonly.Shaper }
 
-func (c countsShaper) ShapeJSON(dst, raw []byte, _ int32, _ Remember) []byte {
+func (c countsShaper) ShapeJSON(dst, raw []byte, _ int32, _ Remember) ([]byte, bool) {
 	if len(raw) > 0 && raw[0] == '"' {
 		text, ok := jsonraw.Unquote(raw)
 		if !ok {
-			return jsonraw.AppendString(dst, countsonly.Withheld)
+			return jsonraw.AppendString(dst, countsonly.Withheld), true
 		}
-		return jsonraw.AppendString(dst, c.ShapeText(text))
+		return jsonraw.AppendString(dst, c.ShapeText(text)), true
 	}
 	out, _, err := c.s.AppendJSON(dst, raw)
 	if err != nil {
-		return jsonraw.AppendString(dst, countsonly.Withheld)
+		return jsonraw.AppendString(dst, countsonly.Withheld), true
 	}
-	return out
+	return out, true
 }
 
 func (c countsShaper) Unreadable(string, int32) string { return withheldWhole }
 
-func (c countsShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) { v.SetStr(countsonly.Withheld) }
+func (c countsShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) bool {
+	v.SetStr(countsonly.Withheld)
+	return true
+}
 
 func (c countsShaper) ShapeText(s string) string {
 	b := []byte(s)

@@ -26,7 +26,8 @@ var vercelAI = Convention{
 	},
 	ToolName: []string{"ai.toolCall.name"},
 	CallID:   []string{"ai.toolCall.id"},
-	// v4 writes args/result; v5 and later input/output.
+	// ai@6 writes args/result. Traceloop's and LangSmith's AI SDK span processors read input/output
+	// first, so some releases write that spelling: both are read.
 	Arguments: []string{"ai.toolCall.args", "ai.toolCall.input"},
 	Result:    []string{"ai.toolCall.result", "ai.toolCall.output"},
 	AgentName: []string{"ai.telemetry.functionId"},

@@ -42,18 +42,20 @@ const (
 // Shaper reduces a value to its shape. owner is what the caller passed to Add for the record the
 // value belongs to, so the shaper can remember what it withholds per trace or run.
 type Shaper interface {
-	// ShapeJSON appends the shaped form of raw, one JSON value from a transcript, as one JSON value.
-	ShapeJSON(dst, raw []byte, owner int32, r Remember) []byte
-	// ShapeValue shapes an OTLP value in place.
-	ShapeValue(v pcommon.Value, owner int32, r Remember)
+	// ShapeJSON appends the shaped form of raw, one JSON value from a transcript, as one JSON value,
+	// and reports whether shaping withheld anything: a value left as it was is not written back.
+	ShapeJSON(dst, raw []byte, owner int32, r Remember) ([]byte, bool)
+	// ShapeValue shapes an OTLP value in place and reports whether it withheld anything.
+	ShapeValue(v pcommon.Value, owner int32, r Remember) bool
 	// Unreadable returns what a transcript that cannot be read becomes: it might hold anything.
 	Unreadable(text string, owner int32) string
 }
 
 // Rewrite counts what Apply changed.
 type Rewrite struct {
-	// Payloads is how many tool arguments, results and model texts were shaped, and unreadable
-	// transcripts withheld whole.
+	// Payloads is how many tool arguments, results and model texts shaping changed, and unreadable
+	// transcripts withheld whole. A payload whose every leaf is kept (an argument under a kept key)
+	// is not counted, nor its record marked changed.
 	Payloads int
 }
 
@@ -484,7 +486,6 @@ func (w *Withholder) Apply(s Shaper) Rewrite {
 		case itemCall:
 			remember = RememberJSON
 		}
-		w.records[it.rec].changed = true
 		if it.doc != cur {
 			w.flush(cur)
 			cur = it.doc
@@ -493,14 +494,22 @@ func (w *Withholder) Apply(s Shaper) Rewrite {
 			if it.kind == itemResult {
 				n = typedValue(n)
 			}
+			var changed bool
 			if n.otlp {
-				s.ShapeValue(n.pv, owner, remember)
+				changed = s.ShapeValue(n.pv, owner, remember)
 			} else {
 				from := len(w.out)
-				w.out = s.ShapeJSON(w.out, n.raw, owner, remember)
-				w.edits = append(w.edits, edit{start: n.start, end: n.start + len(n.raw), from: from, to: len(w.out)})
+				w.out, changed = s.ShapeJSON(w.out, n.raw, owner, remember)
+				if changed {
+					w.edits = append(w.edits, edit{start: n.start, end: n.start + len(n.raw), from: from, to: len(w.out)})
+				} else {
+					w.out = w.out[:from]
+				}
 			}
-			rw.Payloads++
+			if changed {
+				w.records[it.rec].changed = true
+				rw.Payloads++
+			}
 		}
 	}
 	w.flush(cur)

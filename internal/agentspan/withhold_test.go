@@ -52,14 +52,15 @@ const marker = "[shaped]"
 // text in an OTLP value, so a test can see exactly which bytes were handed over.
 type markShaper struct{ jsonCalls, valueCalls, textCalls int }
 
-func (s *markShaper) ShapeJSON(dst, _ []byte, _ int32, _ Remember) []byte {
+func (s *markShaper) ShapeJSON(dst, _ []byte, _ int32, _ Remember) ([]byte, bool) {
 	s.jsonCalls++
-	return append(dst, `"`+marker+`"`...)
+	return append(dst, `"`+marker+`"`...), true
 }
 
-func (s *markShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) {
+func (s *markShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) bool {
 	s.valueCalls++
 	v.SetStr(marker)
+	return true
 }
 
 func (s *markShaper) Unreadable(string, int32) string {

@@ -69,6 +69,14 @@ func (m *Map[V]) Get(key []byte, now time.Time) (V, bool) {
 	return el.Value.(*entry[V]).value, true
 }
 
+// Refresh makes a present key live ttl from now, as Put would, without building a string of it.
+func (m *Map[V]) Refresh(key []byte, now time.Time) {
+	if el, ok := m.byKey[string(key)]; ok {
+		el.Value.(*entry[V]).at = now
+		m.order.MoveToBack(el)
+	}
+}
+
 // Delete forgets key.
 func (m *Map[V]) Delete(key string) {
 	if el, ok := m.byKey[key]; ok {

@@ -16,11 +16,13 @@ import (
 // arrive in a later batch than the tool span that classed its call, and a later trace of the same run
 // can repeat what an earlier one withheld.
 type memory struct {
-	mu      sync.Mutex
-	traces  *recent.Map[*scope]
-	runs    *recent.Map[*scope]
-	tools   *recent.Map[struct{}]
-	evicted evictions
+	mu     sync.Mutex
+	traces *recent.Map[*scope]
+	runs   *recent.Map[*scope]
+	tools  *recent.Map[struct{}]
+	// overFingerprints counts the scopes forgotten to keep the fingerprints bound (the maps count
+	// their own evictions by age and capacity).
+	overFingerprints int
 	// fingerprints counts the entries held across every scope; past maxFingerprints the oldest
 	// scopes are forgotten.
 	fingerprints, maxFingerprints, perScope int
@@ -61,24 +63,12 @@ func newMemory(cfg *Config) *memory {
 		maxFingerprints: cfg.MaxFingerprints,
 		perScope:        cfg.MaxFingerprintsPerTrace,
 	}
-	forget := func(_ string, s *scope, byAge bool) {
+	forget := func(_ string, s *scope, _ bool) {
 		m.fingerprints -= s.counted
 		s.counted, s.gone = 0, true
-		if byAge {
-			m.evicted.age++
-		} else {
-			m.evicted.capacity++
-		}
 	}
 	m.traces.OnEvict(forget)
 	m.runs.OnEvict(forget)
-	m.tools.OnEvict(func(_ string, _ struct{}, byAge bool) {
-		if byAge {
-			m.evicted.age++
-		} else {
-			m.evicted.capacity++
-		}
-	})
 	return m
 }
 
@@ -105,13 +95,14 @@ func (m *memory) scopes(trace pcommon.TraceID, run string, now time.Time, create
 
 // get returns a scope, refreshing its age; the caller holds mu.
 func (m *memory) get(scopes *recent.Map[*scope], key []byte, now time.Time, create bool) *scope {
-	s, ok := scopes.Get(key, now)
-	if !ok {
-		if !create {
-			return nil
-		}
-		s = &scope{}
+	if s, ok := scopes.Get(key, now); ok {
+		scopes.Refresh(key, now)
+		return s
 	}
+	if !create {
+		return nil
+	}
+	s := &scope{}
 	scopes.Put(string(key), s, now)
 	return s
 }
@@ -129,13 +120,10 @@ func (m *memory) account(s *scope, added int) {
 	s.counted += added
 	m.fingerprints += added
 	for m.fingerprints > m.maxFingerprints {
-		before := m.evicted.capacity
 		if !m.traces.EvictOldest() && !m.runs.EvictOldest() {
 			break
 		}
-		// Forgotten to bound the fingerprints, not the number of traces.
-		m.evicted.capacity = before
-		m.evicted.fingerprints++
+		m.overFingerprints++
 	}
 }
 
@@ -175,9 +163,10 @@ func (m *memory) expire(now time.Time) {
 func (m *memory) takeEvicted() evictions {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ev := m.evicted
-	m.evicted = evictions{}
-	return ev
+	ev := m.traces.TakeEvicted().Add(m.runs.TakeEvicted()).Add(m.tools.TakeEvicted())
+	over := m.overFingerprints
+	m.overFingerprints = 0
+	return evictions{age: ev.Age, capacity: ev.Capacity, fingerprints: over}
 }
 
 // held is the fingerprints held, for telemetry.

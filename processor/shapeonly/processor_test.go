@@ -94,6 +94,23 @@ func TestToolConfiguredByNameWithoutItsSpan(t *testing.T) {
 	assert.JSONEq(t, shapedCustomerResult, attr(out, 0, "gen_ai.tool.call.result"))
 }
 
+// A data-class call whose arguments are all under kept keys withholds nothing: the transcript is
+// written back byte for byte and records_shaped does not count its span.
+func TestKeptArgumentsShapeNothing(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Tools = map[string]string{"find_customer": "customer"} })
+	transcript := `[{"role":"user","parts":[{"type":"text","content":"find Ada"}]},
+ {"role":"assistant","parts":[{"type":"tool_call","id":"c8","name":"find_customer","arguments":{"query":"Ada", "limit":3}}]}]`
+	out := h.run(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": transcript}))
+	assert.Equal(t, transcript, attr(out, 0, "gen_ai.input.messages"))
+	metadatatest.AssertEqualProcessorShapeonlyRecordsShaped(t, h.tel, []metricdata.DataPoint[int64]{{Value: 0}}, metricdatatest.IgnoreTimestamp())
+
+	// The same call with one argument to withhold counts its span once.
+	transcript = `[{"role":"assistant","parts":[{"type":"tool_call","id":"c9","name":"find_customer","arguments":{"query":"Ada","phone":"555-0100"}}]}]`
+	out = h.run(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": transcript}))
+	assert.NotContains(t, attr(out, 0, "gen_ai.input.messages"), "555-0100")
+	metadatatest.AssertEqualProcessorShapeonlyRecordsShaped(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}}, metricdatatest.IgnoreTimestamp())
+}
+
 func TestAttributeClassedCallShapedInLaterBatch(t *testing.T) {
 	h := newHarness(t, nil)
 	h.run(spans(map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "crm_lookup", "gen_ai.tool.call.id": "x1",

@@ -185,7 +185,22 @@ func TestFingerprintBoundsFailClosed(t *testing.T) {
 
 	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{8}))
 	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{9}))
-	assert.NotZero(t, counts(t, h, "otelcol_processor_shapeonly_memory_evicted")["reason=fingerprints"])
+	evicted := counts(t, h, "otelcol_processor_shapeonly_memory_evicted")
+	assert.NotZero(t, evicted["reason=fingerprints"])
+	assert.Zero(t, evicted["reason=capacity"], "forgotten for the fingerprints, not for the trace count")
+}
+
+// TestTraceBoundEvictsByCapacity: past max_traces the oldest trace is forgotten and counted as such.
+func TestTraceBoundEvictsByCapacity(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		byName(c)
+		c.MaxTraces = 1
+	})
+	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{1}))
+	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{2}))
+	evicted := counts(t, h, "otelcol_processor_shapeonly_memory_evicted")
+	assert.NotZero(t, evicted["reason=capacity"])
+	assert.Zero(t, evicted["reason=fingerprints"])
 }
 
 // TestDeclaredConventionIsShaped: an SDK's tool span and transcripts declared in configuration are

@@ -79,11 +79,11 @@ func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript. A value shaped before
 // in the batch is written as it was shaped then.
-func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Remember) []byte {
+func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Remember) ([]byte, bool) {
 	s.rememberRaw(owner, raw, r)
 	if done, ok := s.shaped[view(raw)]; ok {
 		s.count(done.stats, done.err)
-		return append(dst, s.shapedOut[done.from:done.to]...)
+		return append(dst, s.shapedOut[done.from:done.to]...), withheldAny(done.stats, done.err)
 	}
 	start := len(dst)
 	out, scratch, stats, err := s.b.p.shaper.AppendValue(dst, raw, s.buf)
@@ -92,12 +92,18 @@ func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Rememb
 	from := len(s.shapedOut)
 	s.shapedOut = append(s.shapedOut, out[start:]...)
 	s.shaped[view(raw)] = shapedValue{from: from, to: len(s.shapedOut), stats: stats, err: err}
-	return out
+	return out, withheldAny(stats, err)
 }
 
+// withheldAny reports whether shaping a value withheld something: a leaf, or the whole value when
+// shaping failed.
+func withheldAny(stats countsonly.Stats, err error) bool { return err != nil || stats.Withheld() > 0 }
+
 // ShapeValue implements agentspan.Shaper: an OTLP value, in place.
-func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r agentspan.Remember) {
+func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r agentspan.Remember) bool {
+	before := s.withheld
 	s.shapeAttr("", v, owner, r)
+	return s.withheld != before
 }
 
 // rememberRaw remembers a raw JSON value's withheld leaves as r says. A JSON string that holds no JSON
