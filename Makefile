@@ -1,3 +1,6 @@
+# Copyright The agentotel Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # otelcol-agent: the collector distribution with agentotel's processors.
 SHELL := /bin/bash
 GO ?= go

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright The agentotel Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # make run: start otelcol-agent on the default config, send sample agent traces once it is healthy, show
 # what shapeonly and agentguard did to them (read from the spans the collector exported and its own
 # metrics), and keep serving OTLP until Ctrl-C, which ends the demo with status 0.

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command agentgen sends generated AI-agent traces (internal/agentgen) to an
 // OTLP endpoint, or writes them as OTLP JSON, to drive the collector's agent
 // processors with runs whose right verdict is known.

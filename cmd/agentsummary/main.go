@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command agentsummary prints what the collector did with the agent traffic it saw, read from its own
 // output: with the spans a file exporter wrote before the processors (-received) and after them
 // (-exported), what shapeonly withheld and every run's verdict and outcome as agentguard annotated it;

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright The agentotel Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Checks and unit-tests agentotel's Prometheus alerting rules with promtool:
 #   promtool check config deploy/prometheus/prometheus.yaml (which also checks the rules it loads)
 #   promtool check rules  deploy/prometheus/agentotel-rules.yaml

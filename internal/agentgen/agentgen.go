@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package agentgen builds realistic AI-agent traces for named scenarios, so the
 // stuck-run recogniser and the shape-only redaction can be exercised end to end
 // against the span shapes each instrumentation really emits (docs/conventions.md).

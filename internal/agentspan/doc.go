@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package agentspan recognises AI-agent telemetry across instrumentation conventions.
 //
 // A Registry holds the conventions: each built-in convention (GenAI semantic conventions,

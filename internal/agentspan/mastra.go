@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package agentspan
 
 // mastra is Mastra's own telemetry (@mastra/core with @mastra/otel-exporter): GenAI keys on its spans,

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package annotation names what agentguard writes on the spans it judges: the verdict attributes on
 // every tool span and the event on the step where a run becomes stuck. agentguard writes them from here
 // and shapeonly, which runs after it, leaves them readable from here, so the two cannot drift apart and

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package collectortest runs the built otelcol-agent distribution for end-to-end tests: it renders a
 // config onto free loopback ports, starts the real binary, waits for its health check, sends agentgen
 // traffic over OTLP, and reads back what the file exporter wrote and what the internal telemetry serves.

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package confighint decodes a component's configuration exactly as the collector does and, when that
 // fails, says what was meant: for an unknown key, its path and the nearest valid key (or where else
 // it belongs, or the keys allowed there); for a value of the wrong type or an unreadable duration,

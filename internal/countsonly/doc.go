@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package countsonly shapes a JSON document so that its structure survives and its content does not.
 //
 // One pass over the bytes replaces every array with the string "[N withheld]" (N is the

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package digest normalises a tool result and digests it in one pass, so the
 // agentguard processor can tell whether a reply brought anything new.
 //

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package docscheck reads the markdown that documents agentotel the way its doc tests need it: the
 // files, their fenced blocks, inline code spans and tables, each with the line it starts on, so a test
 // can name the place of every name or block it cannot account for. The tests of this package check

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package fingerprint finds withheld values again in text nobody recognised.
 //
 // When shaping withholds the string leaves of a customer-data tool call, the caller remembers

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package fingerprint
 
 // A hit is an offset of a text whose 8-byte window a Set holds, with the flags stored for it.

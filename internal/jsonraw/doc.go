@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package jsonraw is the one JSON lexer of this module, and the navigation built on it.
 //
 // The lexer ([Lexer]) is a validating cursor over RFC 8259 JSON: whitespace, the literals, numbers,

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package jsonraw
 
 // Lexer is a validating cursor over one JSON document, for callers that turn JSON into something

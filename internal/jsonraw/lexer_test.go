@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package jsonraw
 
 import (

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package jsonraw
 
 // Member is one object member: Key is the raw quoted key, Value the raw value, both slices of the

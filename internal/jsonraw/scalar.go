@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package jsonraw
 
 // Number is where the parts of a number token lie in the input: the token is src[Start:End]; after

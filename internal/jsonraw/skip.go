@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package jsonraw
 
 // SkipValue validates the value at the cursor and moves past it; depth is the nesting of the

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package progress is the per-run state machine of the agentguard processor:
 // fed one run's tool steps in start-time order, it says for each step whether
 // the run made progress and whether the run is stuck, and why.

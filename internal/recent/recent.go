@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package recent remembers what was seen lately, within a count and an age. Entries are kept in the
 // order they were last put, so the oldest is always at the front: expiry and eviction pop from there
 // rather than scan.

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package walk is the one way to visit every span of a ptrace.Traces, or every log record of a
 // plog.Logs, together with the resource and instrumentation scope around it. Visiting a batch takes
 // three nested loops (resources, their scopes, the scopes' spans); the processors, tools and tests

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package bench measures what shapeonly costs on one realistic batch against the anchors a reader can
 // judge it by, in the same run: a bare attribute walk (the floor), a jsontext tokenizer pass over the
 // JSON the batch holds, an encoding/json round trip of the same JSON, and the contrib redaction and

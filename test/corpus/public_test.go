@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package corpus measures agentguard on runs reconstructed from failure reports in public agent projects
 // (testdata/corpus/public), so its detection quality is not measured only on our own generator's
 // scenarios. See docs/detection.md.

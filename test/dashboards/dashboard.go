@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The dashboard is the v1 JSON model on purpose: Grafana provisions dashboards from files in that model,
 // and the v2 schema the SDK now prefers needs Grafana 12 with the kubernetesDashboards feature enabled.
 //

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command dashboards writes agentotel's Grafana dashboard, built in Go with the Grafana Foundation SDK,
 // as JSON. The committed copy is regenerated with
 //

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package docs runs every YAML block the documentation shows the way a reader would use it: a collector
 // config on the built otelcol-agent, a fragment merged over the shipped configs it belongs in, a
 // builder config against what test/dropin builds, Prometheus and Alertmanager YAML against the rules;

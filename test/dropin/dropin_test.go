@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package dropin checks the README's "Drop into your pipeline" instructions as a reader would follow
 // them: it takes the builder snippet and the collector config out of README.md, builds a second, minimal
 // distribution with ocb from an ordinary builder config plus that snippet, and runs the config on it.

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package promcheck checks the PromQL that agentotel ships (the Prometheus alerting rules, the Grafana
 // dashboard and the Grafana-managed alert rules) against the metrics otelcol-agent really serves, so a
 // typo'd or renamed metric fails a test instead of leaving an alert that can never fire or a panel that

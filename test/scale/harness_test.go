@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 //go:build scale
 
 // Package scale runs otelcol-agent scaled out on loopback, as deploy/scale describes it: a stateless tier 1

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shared capture plumbing for testdata/sdk/*/capture.mjs.
 //
 // This file imports no packages itself (each SDK folder has its own

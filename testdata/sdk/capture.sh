@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright The agentotel Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # Regenerates testdata/sdk/*/traces.json (and the other captures a folder
 # writes: outcomes.json, variants): installs each SDK folder's pinned
 # packages (npm ci, from its package-lock.json) and runs its capture.mjs.

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Checks every capture that expected.json lists (each SDK's file and
 // outcomes_file): one OTLP JSON ExportTraceServiceRequest per line, as many
 // lines as scenario_order / outcome_order, every line one trace with one root

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shared scenario scripts for the SDK capture programs in testdata/sdk/*/capture.mjs.
 //
 // Every SDK runs the same five scenarios. A scenario has:

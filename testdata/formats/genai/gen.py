@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Copyright The agentotel Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Writes the OTLP JSON payloads of testdata/formats/genai/ and their manifest.json.
 
 Run: python3 testdata/formats/genai/gen.py   (from anywhere; writes next to this file)

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Copyright The agentotel Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Generates the provider-format payloads in this directory (OTLP JSON) and manifest.json.
 
 Every case is one agent run in one trace: the model is asked to look up a customer and the weather,

@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Captures Google ADK JS (@google/adk) traces for the five shared scenarios:
 // an LlmAgent with FunctionTools, run by a Runner with an InMemorySessionService,
 // against a scripted BaseLlm subclass (no network). ADK's own tracer

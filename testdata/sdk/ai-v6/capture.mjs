@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Captures Vercel AI SDK 6 traces (legacy ai.* telemetry spans) for the five
 // shared scenarios and the six outcome scenarios, with a scripted
 // MockLanguageModelV3 and no network.

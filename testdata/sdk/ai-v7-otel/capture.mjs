@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Captures Vercel AI SDK 7 traces through the @ai-sdk/otel integration
 // (OpenTelemetry GenAI semantic-convention spans: invoke_agent, chat,
 // execute_tool) for the five shared scenarios and the six outcome scenarios,

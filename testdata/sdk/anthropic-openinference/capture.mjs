@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Captures Anthropic SDK (@anthropic-ai/sdk) traces through the OpenInference
 // Anthropic instrumentation for the five shared scenarios. The agent loop is
 // application code, as OpenInference users write it: the run is an AGENT span

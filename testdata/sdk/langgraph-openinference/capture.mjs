@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Captures LangGraph.js traces through the OpenInference LangChain
 // instrumentation (@arizeai/openinference-instrumentation-langchain) for the
 // five shared scenarios. The agent is LangGraph's prebuilt ReAct agent

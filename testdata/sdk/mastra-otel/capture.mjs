@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Captures Mastra agent traces through Mastra's observability pipeline and
 // @mastra/otel-exporter (GenAI-style OpenTelemetry spans) for the five shared
 // scenarios, with a scripted AI SDK MockLanguageModelV3 as the agent's model

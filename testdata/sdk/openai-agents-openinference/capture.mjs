@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Captures OpenAI Agents SDK (JS) traces through the OpenInference
 // instrumentation (@arizeai/openinference-instrumentation-openai-agents) for
 // the five shared scenarios. The agent uses the SDK's real OpenAI Responses

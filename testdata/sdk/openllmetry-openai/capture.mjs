@@ -1,3 +1,6 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Captures OpenLLMetry JS traces (@traceloop/node-server-sdk with its OpenAI
 // instrumentation) for the five shared scenarios. The agent loop is plain
 // application code, as OpenLLMetry users write it: the run is wrapped in
