@@ -44,6 +44,7 @@ type runBatch struct {
 	hasRoot     bool
 	first, last int64 // earliest start and latest end of the run's spans in the batch (UnixNano)
 	events      []event
+	nEvents     int // the run's tool and model calls in the batch, counted before they are read
 	// Resolved under the lock: the agent's metric label, the run's name, and, when the root span
 	// ended the run, its account.
 	label, name string
@@ -70,13 +71,28 @@ type seen struct {
 	service string
 	view    agentspan.View
 	root    bool
+	run     *runBatch
+}
+
+// buffers are one batch's reusable slices: the spans the first pass kept, and every run's events,
+// cut from one array (appended run by run, each 300-byte event would be copied as the slices grow).
+type buffers struct {
+	seen   []seen
+	events []event
+}
+
+// release drops the batch's spans, so a pooled buffer does not keep a past batch alive.
+func (b *buffers) release() {
+	clear(b.seen)
+	clear(b.events)
+	b.seen, b.events = b.seen[:0], b.events[:0]
 }
 
 // collect groups the batch's agent spans by run, with their steps and model calls already read, in
 // start order. A run keyed by attribute is found through any span of its trace: GenAI and ADK tool
 // spans carry no session id, their agent and model spans do.
-func (g *guard) collect(td ptrace.Traces, spans []seen) (map[runKey]*runBatch, []seen) {
-	spans = spans[:0]
+func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
+	spans := buf.seen[:0]
 	var traceRuns map[pcommon.TraceID]string
 	// A resource's spans come one after another: its service name is read once, when the walk
 	// reaches its first span.
@@ -105,14 +121,15 @@ func (g *guard) collect(td ptrace.Traces, spans []seen) (map[runKey]*runBatch, [
 			traceRuns[span.TraceID()] = attr
 		}
 	}
+	buf.seen = spans
 	if len(spans) == 0 {
-		return nil, spans
+		return nil
 	}
 	keys := g.runKeys(spans, traceRuns)
 	batch := map[runKey]*runBatch{}
-	scratch := g.scratch.Get().(*digest.Scratch)
-	defer g.scratch.Put(scratch)
-	for _, s := range spans {
+	events := 0
+	for i := range spans {
+		s := &spans[i]
 		key := runKey{trace: s.span.TraceID()}
 		if attr := keys[s.span.TraceID()]; attr != "" {
 			key = runKey{attr: attr}
@@ -122,6 +139,7 @@ func (g *guard) collect(td ptrace.Traces, spans []seen) (map[runKey]*runBatch, [
 			rb = &runBatch{key: key, service: s.service, first: int64(s.span.StartTimestamp())}
 			batch[key] = rb
 		}
+		s.run = rb
 		v := s.view
 		// Some SDKs name the agent only on the run's root span: any span of the run in the batch may
 		// name it for all.
@@ -133,14 +151,31 @@ func (g *guard) collect(td ptrace.Traces, spans []seen) (map[runKey]*runBatch, [
 		}
 		rb.first = min(rb.first, int64(s.span.StartTimestamp()))
 		rb.last = max(rb.last, int64(s.span.EndTimestamp()))
-		switch v.Role {
-		case agentspan.RoleTool:
-			rb.events = append(rb.events, event{span: s.span, tool: v.Tool, step: g.stepOf(s.span, v, scratch)})
-		case agentspan.RoleModel:
-			rb.events = append(rb.events, event{span: s.span, model: true, call: g.modelCallOf(s.span, v)})
+		if v.Role == agentspan.RoleTool || v.Role == agentspan.RoleModel {
+			rb.nEvents++
+			events++
 		}
 		if s.root && !rb.hasRoot {
 			rb.root, rb.hasRoot = s.span, true
+		}
+	}
+	// Each run's events get their share of one array, so appending never copies.
+	if cap(buf.events) < events {
+		buf.events = make([]event, 0, events)
+	}
+	all := buf.events[:events]
+	for _, rb := range batch {
+		rb.events, all = all[:0:rb.nEvents], all[rb.nEvents:]
+	}
+	buf.events = buf.events[:events]
+	scratch := g.scratch.Get().(*digest.Scratch)
+	defer g.scratch.Put(scratch)
+	for _, s := range spans {
+		switch v := s.view; v.Role {
+		case agentspan.RoleTool:
+			s.run.events = append(s.run.events, event{span: s.span, tool: v.Tool, step: g.stepOf(s.span, v, scratch)})
+		case agentspan.RoleModel:
+			s.run.events = append(s.run.events, event{span: s.span, model: true, call: g.modelCallOf(s.span, v)})
 		}
 	}
 	for _, rb := range batch {
@@ -148,7 +183,7 @@ func (g *guard) collect(td ptrace.Traces, spans []seen) (map[runKey]*runBatch, [
 			return a.span.StartTimestamp().AsTime().Compare(b.span.StartTimestamp().AsTime())
 		})
 	}
-	return batch, spans
+	return batch
 }
 
 // runAttr is the first configured run attribute on the span or its resource.

@@ -30,7 +30,7 @@ type guard struct {
 	runs       *runs
 	telemetry  *metadata.TelemetryBuilder
 	scratch    sync.Pool
-	spans      sync.Pool // []seen buffers, one per batch in flight
+	buffers    sync.Pool // *buffers, one per batch in flight
 	sets       labelSets
 	now        func() time.Time
 	stop       chan struct{}
@@ -49,7 +49,7 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		runs:       newRuns(cfg, policyOf(cfg)),
 		telemetry:  tb,
 		scratch:    sync.Pool{New: func() any { return new(digest.Scratch) }},
-		spans:      sync.Pool{New: func() any { return new([]seen) }},
+		buffers:    sync.Pool{New: func() any { return new(buffers) }},
 		now:        time.Now,
 		stop:       make(chan struct{}),
 		sets:       labelSets{byValues: map[[6]string]metric.MeasurementOption{}},
@@ -119,10 +119,10 @@ func policyOf(cfg *Config) *progress.Config {
 const unknownAgent = "unknown"
 
 func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Traces, error) {
-	buf := g.spans.Get().(*[]seen)
-	defer g.spans.Put(buf)
-	batch, spans := g.collect(td, *buf)
-	*buf = spans
+	buf := g.buffers.Get().(*buffers)
+	defer g.buffers.Put(buf)
+	defer buf.release()
+	batch := g.collect(td, buf)
 	if len(batch) == 0 {
 		return td, nil
 	}
