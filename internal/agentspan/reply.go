@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
@@ -75,7 +76,8 @@ var outputTokens = []string{
 
 // Reply reads a model span's reply: its output transcripts, finish reasons and token counts.
 func (r *Registry) Reply(v View, attrs pcommon.Map) Reply {
-	var rr replyReader
+	rr := replyReaders.Get().(*replyReader)
+	defer rr.release()
 	var finish string
 	for _, t := range r.outputs {
 		if val, ok := attrs.Get(t.Key); ok {
@@ -127,6 +129,25 @@ type replyReader struct {
 	seen, text bool
 	calls      int
 	finish     string
+	// obj is the object being read: a parent's is no longer needed once its children are visited,
+	// so one serves every level. kids is a stack of the containers inside the objects being read,
+	// gathered in the same pass over their members.
+	obj  object
+	kids []kid
+}
+
+// replyReaders keeps readers, and their stacks, from one model span to the next.
+var replyReaders = sync.Pool{New: func() any { return new(replyReader) }}
+
+func (rr *replyReader) release() {
+	*rr = replyReader{kids: rr.kids[:0]}
+	replyReaders.Put(rr)
+}
+
+// kid is a container inside an object, with the context its key gives it.
+type kid struct {
+	n   node
+	ctx context
 }
 
 func (rr *replyReader) read(v pcommon.Value, plainText bool) {
@@ -153,8 +174,17 @@ func (rr *replyReader) visit(n node, ctx context) {
 	case kindArray:
 		eachElementOf(n, func(e node) { rr.visit(e, inNone) })
 	case kindObject:
-		var o object
-		readObject(n, &o)
+		o := &rr.obj
+		*o = object{self: n}
+		first := len(rr.kids)
+		eachMemberOf(n, func(key []byte, v node) {
+			o.read(key, v)
+			if k := v.kind(); k == kindObject || k == kindArray {
+				rr.kids = append(rr.kids, kid{n: v, ctx: contextOf(key)})
+			}
+		})
+		last := len(rr.kids)
+		defer func() { rr.kids = rr.kids[:first] }()
 		switch o.classify(ctx) {
 		case shapeCall:
 			rr.calls++
@@ -171,11 +201,10 @@ func (rr *replyReader) visit(n node, ctx context) {
 		if o.text.kind() == kindString && !o.text.blank() && !o.role.isAny(promptRoles) {
 			rr.text = true
 		}
-		eachMemberOf(n, func(key []byte, v node) {
-			if k := v.kind(); k == kindObject || k == kindArray {
-				rr.visit(v, contextOf(key))
-			}
-		})
+		for i := first; i < last; i++ {
+			k := rr.kids[i]
+			rr.visit(k.n, k.ctx)
+		}
 	}
 }
 

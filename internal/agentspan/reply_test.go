@@ -1,0 +1,90 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentspan
+
+import (
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+)
+
+// replyOf recognises a model span with the given attributes and reads its reply.
+func replyOf(t testing.TB, r *Registry, attrs map[string]any) Reply {
+	t.Helper()
+	m := pcommon.NewMap()
+	if err := m.FromRaw(attrs); err != nil {
+		t.Fatal(err)
+	}
+	return r.Reply(r.Recognize(Span{Name: "chat", Attrs: m}), m)
+}
+
+func TestReplyAcrossProviders(t *testing.T) {
+	r := NewRegistry(nil)
+	for _, tt := range []struct {
+		name  string
+		attrs map[string]any
+		want  Reply
+	}{{
+		name: "GenAI parts, two tool calls in one reply",
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.output.messages": `[{"role":"assistant","parts":[
+			{"type":"tool_call","id":"c1","name":"search","arguments":{"q":"a"}},
+			{"type":"tool_call","id":"c2","name":"search","arguments":{"q":"b"}}],"finish_reason":"tool_call"}]`},
+		want: Reply{Finish: FinishToolCalls, Known: true, ToolCalls: 2},
+	}, {
+		name: "Anthropic blocks cut off at max_tokens",
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": []any{"max_tokens"},
+			"gen_ai.output.messages": `[{"role":"assistant","content":[{"type":"text","text":"The answer is"}]}]`},
+		want: Reply{Finish: FinishLength, Known: true},
+	}, {
+		name: "Gemini functionCall said stop: a tool turn",
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": `["STOP"]`,
+			"gen_ai.output.messages": `[{"role":"model","parts":[{"functionCall":{"name":"lookup","args":{"id":7}}}]}]`},
+		want: Reply{Finish: FinishToolCalls, Known: true, ToolCalls: 1},
+	}, {
+		name: "an empty reply, whatever its reason",
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.response.finish_reasons": []any{"stop"},
+			"gen_ai.output.messages": `[{"role":"assistant","parts":[{"type":"text","content":"  "}]}]`},
+		want: Reply{Finish: FinishStop, Known: true, Empty: true},
+	}, {
+		name: "content off: the token count says empty",
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.usage.output_tokens": 0},
+		want: Reply{Known: true, Empty: true},
+	}, {
+		name: "no output at all is not known",
+		attrs: map[string]any{"gen_ai.operation.name": "chat"},
+		want: Reply{},
+	}} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := replyOf(t, r, tt.attrs); got != tt.want {
+				t.Errorf("Reply = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzReply: any output transcript is read without a panic, and reading it leaves nothing behind for
+// the next span (readers are pooled).
+func FuzzReply(f *testing.F) {
+	for _, seed := range []string{
+		`[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"s","arguments":{"q":[1,{"a":{}}]}}]}]`,
+		`[{"role":"model","parts":[{"functionCall":{"name":"x"}},{"text":"hi"}]}]`,
+		`{"content":[{"type":"tool_use","id":"t","name":"n","input":{}}],"stop_reason":"tool_use"}`,
+		`[[[[[]]]]]`, `{"a":`, "plain text",
+	} {
+		f.Add(seed)
+	}
+	r := NewRegistry(nil)
+	known := map[string]any{"gen_ai.operation.name": "chat",
+		"gen_ai.output.messages": `[{"role":"assistant","parts":[{"type":"text","content":"done"}],"finish_reason":"stop"}]`}
+	want := Reply{Finish: FinishStop, Known: true}
+	f.Fuzz(func(t *testing.T, out string) {
+		got := replyOf(t, r, map[string]any{"gen_ai.operation.name": "chat", "gen_ai.output.messages": out})
+		if got.ToolCalls < 0 || got.Empty && got.ToolCalls > 0 {
+			t.Fatalf("Reply(%q) = %+v", out, got)
+		}
+		if after := replyOf(t, r, known); after != want {
+			t.Fatalf("after %q, a plain answer reads %+v", out, after)
+		}
+	})
+}
