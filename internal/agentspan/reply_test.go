@@ -47,13 +47,13 @@ func TestReplyAcrossProviders(t *testing.T) {
 			"gen_ai.output.messages": `[{"role":"assistant","parts":[{"type":"text","content":"  "}]}]`},
 		want: Reply{Finish: FinishStop, Known: true, Empty: true},
 	}, {
-		name: "content off: the token count says empty",
+		name:  "content off: the token count says empty",
 		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.usage.output_tokens": 0},
-		want: Reply{Known: true, Empty: true},
+		want:  Reply{Known: true, Empty: true},
 	}, {
-		name: "no output at all is not known",
+		name:  "no output at all is not known",
 		attrs: map[string]any{"gen_ai.operation.name": "chat"},
-		want: Reply{},
+		want:  Reply{},
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := replyOf(t, r, tt.attrs); got != tt.want {
