@@ -216,6 +216,37 @@ func BenchmarkAddLeaf(b *testing.B) {
 	}
 }
 
+// BenchmarkAddJSONLeaves remembers the leaves of the clean documents of BenchmarkRedactJSON: into
+// a new Set ("new": a trace's first tool result), and into a Set that holds them already
+// ("again": a transcript that repeats what its trace withheld, the common case). The floor is
+// BenchmarkAnchorValidJSON, one validating pass over the same documents.
+func BenchmarkAddJSONLeaves(b *testing.B) {
+	for _, bs := range benchSizes[:2] { // 16 MiB of leaves would overflow any bound a Set has
+		doc := transcriptDoc(bs.size, 0)
+		for _, again := range []bool{false, true} {
+			name := "new/"
+			if again {
+				name = "again/"
+			}
+			b.Run(name+bs.name, func(b *testing.B) {
+				held := NewSet(1 << 20)
+				held.AddJSONLeaves(doc, nil)
+				b.SetBytes(int64(len(doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					s := held
+					if !again {
+						s = NewSet(1 << 20)
+					}
+					if _, full, err := s.AddJSONLeaves(doc, nil); full || err != nil {
+						b.Fatal(full, err)
+					}
+				}
+			})
+		}
+	}
+}
+
 // withLeaves returns a copy of text with a remembered value written over it every interval bytes.
 func withLeaves(text []byte, interval int) []byte {
 	out := append([]byte(nil), text...)

@@ -51,12 +51,19 @@ func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key
 // validate returns nil if doc is exactly one JSON value, nested no deeper than
 // jsonraw.DefaultMaxDepth.
 func validate(doc []byte) error {
-	end, err := jsonraw.Skip(doc, 0)
-	if err != nil {
-		return fmt.Errorf("fingerprint: %w", err)
-	}
-	if end = jsonraw.SkipSpace(doc, end); end != len(doc) {
-		return fmt.Errorf("fingerprint: %w: data after the document at offset %d", jsonraw.ErrSyntax, end)
+	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
+	l.SkipSpace()
+	return documentError(&l, l.SkipValue(0))
+}
+
+// documentError is validate's error for a document whose value was scanned with l, ending in
+// fault f: nil when there was no fault and only whitespace follows.
+func documentError(l *jsonraw.Lexer, f jsonraw.Fault) error {
+	switch {
+	case f != jsonraw.NoFault:
+		return fmt.Errorf("fingerprint: %w", l.Err(f))
+	case !l.AtEnd():
+		return fmt.Errorf("fingerprint: %w: data after the document at offset %d", jsonraw.ErrSyntax, l.Pos())
 	}
 	return nil
 }

@@ -3,7 +3,12 @@
 
 package fingerprint
 
-import "github.com/agentotel/agentotel/internal/jsonraw"
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
 
 // AddJSONLeaves remembers the leaves that shaping withholds from doc, a JSON document: every
 // string not directly under a key that kept reports true (kept sees the key decoded; nil keeps
@@ -15,55 +20,179 @@ import "github.com/agentotel/agentotel/internal/jsonraw"
 // If doc is not valid JSON, shaping withholds it whole, so it is remembered whole as one leaf,
 // and the error is returned. added and full are as for AddLeaf, summed over the leaves.
 func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (added int, full bool, err error) {
-	if err := validate(doc); err != nil {
+	c := collectors.Get().(*leafCollector)
+	defer c.release()
+	if err := c.collect(doc, kept); err != nil {
 		added, full = s.AddLeaf(doc)
 		return added, full, err
 	}
-	c := leafCollector{set: s, kept: kept}
-	c.value(doc[jsonraw.SkipSpace(doc, 0):], false, false)
-	return c.added, c.full, nil
+	for _, leaf := range c.leaves {
+		n, f := s.AddLeaf(c.text(doc, leaf))
+		added += n
+		full = full || f
+	}
+	return added, full, nil
 }
 
-// leafCollector walks a validated document for AddJSONLeaves.
+// collectors keep leafCollectors' buffers from one AddJSONLeaves to the next: every tool result
+// of a batch is remembered, and would otherwise grow its buffers afresh.
+var collectors = sync.Pool{New: func() any { return new(leafCollector) }}
+
+// maxPooledBytes bounds the buffers a pooled collector keeps: a rare huge document should not
+// pin its size in memory.
+const maxPooledBytes = 1 << 20
+
+// leafCollector reads a document once, validating it as it goes, and lists its leaves. The
+// leaves are added only once the whole document is known to be valid: an invalid one is
+// remembered whole instead.
 type leafCollector struct {
-	set   *Set
-	kept  func([]byte) bool
-	buf   []byte // the decoded text of a string leaf
-	key   []byte // a decoded key
-	added int
-	full  bool
+	kept func([]byte) bool
+	// arena holds the decoded text of strings with escapes and of stringified documents; leaves
+	// without escapes stay where they are.
+	arena  []byte
+	leaves []leafSpan
+	key    []byte // a decoded key
 }
 
-// value remembers the leaves of v; keep says it sits directly under a kept key, inArray that it
-// is inside an array.
-func (c *leafCollector) value(v []byte, keep, inArray bool) {
-	switch v[0] {
-	case '{':
-		jsonraw.EachMember(v, func(m jsonraw.Member) {
-			c.value(m.Value, !inArray && c.isKept(m.Key), inArray)
-		})
-	case '[':
-		jsonraw.EachElement(v, func(elem []byte, _ int) { c.value(elem, false, true) })
+// A leafSpan is a leaf's text: doc[start:end], or arena[start:end] when inArena.
+type leafSpan struct {
+	start, end int
+	inArena    bool
+}
+
+func (c *leafCollector) text(doc []byte, l leafSpan) []byte {
+	if l.inArena {
+		return c.arena[l.start:l.end]
+	}
+	return doc[l.start:l.end]
+}
+
+// release returns c to the pool, unless a huge document grew it.
+func (c *leafCollector) release() {
+	if cap(c.arena)+int(unsafe.Sizeof(leafSpan{}))*cap(c.leaves) > maxPooledBytes {
+		return
+	}
+	c.kept = nil
+	collectors.Put(c)
+}
+
+// collect lists the leaves of doc, or returns the error validate would.
+func (c *leafCollector) collect(doc []byte, kept func([]byte) bool) error {
+	c.kept, c.leaves, c.arena = kept, c.leaves[:0], c.arena[:0]
+	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
+	l.SkipSpace()
+	return documentError(&l, c.value(&l, source{text: doc}, 0, false, false))
+}
+
+// A source is the text a lexer reads, and where that text is: at offset base in doc or in the
+// arena.
+type source struct {
+	text    []byte
+	base    int
+	inArena bool
+}
+
+// value validates the value at the lexer's cursor, as jsonraw's SkipValue does, and lists its
+// leaves; depth is the nesting of the container holding it, keep says it sits directly under a
+// kept key, inArray that it is inside an array.
+func (c *leafCollector) value(l *jsonraw.Lexer, src source, depth int, keep, inArray bool) jsonraw.Fault {
+	switch l.Peek() {
+	case '{', '[':
+		return c.container(l, src, depth+1, inArray)
 	case '"':
-		if keep {
-			return
+		start := l.Pos()
+		escaped, ok := l.String()
+		if !ok {
+			return jsonraw.FaultSyntax
 		}
-		c.buf, _ = jsonraw.AppendUnquote(c.buf[:0], v)
-		if jsonraw.IsContainer(c.buf) && validate(c.buf) == nil {
-			inner := append([]byte(nil), c.buf...) // walking it reuses c.buf
-			c.value(inner[jsonraw.SkipSpace(inner, 0):], false, inArray)
-			return
+		if !keep {
+			c.str(src, start, l.Pos(), escaped, inArray)
 		}
-		added, full := c.set.AddLeaf(c.buf)
-		c.added += added
-		c.full = c.full || full
+		return jsonraw.NoFault
+	}
+	if !l.Scalar() {
+		return jsonraw.FaultSyntax
+	}
+	return jsonraw.NoFault
+}
+
+// container is value for the object or array at the cursor, itself at nesting depth.
+func (c *leafCollector) container(l *jsonraw.Lexer, src source, depth int, inArray bool) jsonraw.Fault {
+	object, closing := l.Peek() == '{', byte('}')
+	if !object {
+		inArray, closing = true, ']'
+	}
+	empty, f := l.Open(depth)
+	if f != jsonraw.NoFault || empty {
+		return f
+	}
+	for {
+		keep := false
+		if object {
+			keyStart := l.Pos()
+			keyEnd, escaped, ok := l.Key()
+			if !ok {
+				return jsonraw.FaultSyntax
+			}
+			// Only a string is left alone under a kept key, so only then is kept asked.
+			keep = !inArray && l.Peek() == '"' && c.isKept(src.text[keyStart:keyEnd], escaped)
+		}
+		if f := c.value(l, src, depth, keep, inArray); f != jsonraw.NoFault {
+			return f
+		}
+		more, ok := l.More(closing)
+		if !ok {
+			return jsonraw.FaultSyntax
+		}
+		if !more {
+			return jsonraw.NoFault
+		}
 	}
 }
 
+// str lists the string src.text[start:end], valid JSON, as a leaf, or the leaves of the document
+// it holds.
+func (c *leafCollector) str(src source, start, end int, escaped, inArray bool) {
+	leaf := leafSpan{start: src.base + start + 1, end: src.base + end - 1, inArena: src.inArena}
+	if escaped {
+		from := len(c.arena)
+		c.arena, _ = jsonraw.AppendUnquote(c.arena, src.text[start:end])
+		leaf = leafSpan{start: from, end: len(c.arena), inArena: true}
+	}
+	// The text is read from a slice of its buffer: appending to the arena while the stringified
+	// document is walked may move the arena, but never changes the bytes this slice sees.
+	text := src.text[start+1 : end-1]
+	if escaped {
+		text = c.arena[leaf.start:leaf.end]
+	}
+	if jsonraw.IsContainer(text) {
+		leaves, arena := len(c.leaves), len(c.arena)
+		inner := source{text: text, base: leaf.start, inArena: leaf.inArena}
+		if c.document(inner, inArray) {
+			return
+		}
+		// Not a document after all: shaping withholds the string whole, so it is one leaf.
+		c.leaves, c.arena = c.leaves[:leaves], c.arena[:arena]
+	}
+	c.leaves = append(c.leaves, leaf)
+}
+
+// document lists the leaves of a stringified document and reports whether it is valid JSON, as
+// validate would, without building an error: strings that look like documents and are not
+// ("[withheld]") are common.
+func (c *leafCollector) document(src source, inArray bool) bool {
+	l := jsonraw.NewLexer(src.text, jsonraw.DefaultMaxDepth)
+	l.SkipSpace()
+	return c.value(&l, src, 0, false, inArray) == jsonraw.NoFault && l.AtEnd()
+}
+
 // isKept reports whether kept holds the raw key, compared decoded.
-func (c *leafCollector) isKept(raw []byte) bool {
+func (c *leafCollector) isKept(raw []byte, escaped bool) bool {
 	if c.kept == nil {
 		return false
+	}
+	if !escaped {
+		return c.kept(raw[1 : len(raw)-1])
 	}
 	c.key, _ = jsonraw.AppendUnquote(c.key[:0], raw)
 	return c.kept(c.key)

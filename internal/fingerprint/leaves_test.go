@@ -4,7 +4,10 @@
 package fingerprint
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
@@ -57,4 +60,109 @@ func TestAddJSONLeavesOfInvalidJSONAddsTheWholeText(t *testing.T) {
 	if sc.Hit([]*Set{s}, []byte("Jane Doe")) {
 		t.Error("a string inside the invalid document was remembered as a leaf of its own")
 	}
+}
+
+// FuzzAddJSONLeaves holds AddJSONLeaves, which validates and collects in one pass, to the slow,
+// obvious reading of its contract (referenceLeaves): the same error, the same counts, and a Set
+// that holds the same fingerprints, filter and flags as adding the reference's leaves one by one.
+// A prefilled leaf and a small bound make leaves that are already held and Sets that fill up.
+func FuzzAddJSONLeaves(f *testing.F) {
+	for _, doc := range []string{
+		`{"query":"customers named Whitfield","status":["Jane Roe-Whitfield"],"rows":[{"name":"Zo\u00eb Whitfield","query":"in the array: withheld"}]}`,
+		`{"raw":"{\"inner\":\"stringified leaf value\",\"query\":\"stringified kept value\"}","n":5550100123}`,
+		`["[withheld]","[not json at all","[\"array in a string\",{\"k\":\"{\\\"deeper\\\":\\\"three levels down\\\"}\"}]"]`,
+		`{"name": "Jane Doe", oops}`,
+		`{"raw":"{\"inner\":\"collected before the error\" oops}","after":"a leaf after it"}`,
+		` {"a":"trailing data after the document"} x`,
+		`{"query":{"nested":"under a kept key, but not a string"},"query2":"[1, 2]"}`,
+		`"a whole document that is one string"`,
+		`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["too deep"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`,
+	} {
+		f.Add([]byte(doc), []byte("Jane Roe-Whitfield"), uint16(1000), uint8(0))
+		f.Add([]byte(doc), []byte("Jane Roe-Whitfield"), uint16(8), uint8(5))
+	}
+	f.Fuzz(func(t *testing.T, doc, prefill []byte, maxEntries uint16, keepLen uint8) {
+		var kept func([]byte) bool
+		if keepLen%8 != 0 {
+			kept = func(k []byte) bool { return len(k)%int(keepLen%8) == 0 }
+		}
+		got, want := NewSet(int(maxEntries)), NewSet(int(maxEntries))
+		got.AddLeaf(prefill)
+		want.AddLeaf(prefill)
+		added, full, err := got.AddJSONLeaves(doc, kept)
+
+		leaves, wantErr := referenceLeaves(doc, kept)
+		if wantErr != nil {
+			leaves = [][]byte{doc}
+		}
+		wantAdded, wantFull := 0, false
+		for _, leaf := range leaves {
+			n, f := want.AddLeaf(leaf)
+			wantAdded += n
+			wantFull = wantFull || f
+		}
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || added != wantAdded || full != wantFull {
+			t.Fatalf("AddJSONLeaves(%q) = %d, %v, %v; want %d, %v, %v", doc, added, full, err, wantAdded, wantFull, wantErr)
+		}
+		if diff := setDiff(got, want); diff != "" {
+			t.Fatalf("AddJSONLeaves(%q): %s", doc, diff)
+		}
+	})
+}
+
+// referenceLeaves lists the leaves AddJSONLeaves remembers of doc, in order, or returns why doc
+// is not valid JSON: it validates the whole document first, then walks it with jsonraw's
+// iterators for valid JSON, and validates each stringified document before walking it.
+func referenceLeaves(doc []byte, kept func([]byte) bool) ([][]byte, error) {
+	if err := validate(doc); err != nil {
+		return nil, err
+	}
+	var leaves [][]byte
+	var walk func(v []byte, keep, inArray bool)
+	walk = func(v []byte, keep, inArray bool) {
+		switch v[0] {
+		case '{':
+			jsonraw.EachMember(v, func(m jsonraw.Member) {
+				key, _ := jsonraw.AppendUnquote(nil, m.Key)
+				walk(m.Value, !inArray && kept != nil && kept(key), inArray)
+			})
+		case '[':
+			jsonraw.EachElement(v, func(elem []byte, _ int) { walk(elem, false, true) })
+		case '"':
+			if keep {
+				return
+			}
+			text, _ := jsonraw.AppendUnquote(nil, v)
+			if jsonraw.IsContainer(text) && validate(text) == nil {
+				walk(text[jsonraw.SkipSpace(text, 0):], false, inArray)
+				return
+			}
+			leaves = append(leaves, text)
+		}
+	}
+	walk(doc[jsonraw.SkipSpace(doc, 0):], false, false)
+	return leaves, nil
+}
+
+// setDiff describes how two Sets differ in what they hold, or returns "" if they do not.
+func setDiff(a, b *Set) string {
+	entries := func(s *Set) []uint64 {
+		var out []uint64
+		for _, e := range s.table {
+			if e != 0 {
+				out = append(out, e)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	switch {
+	case !slices.Equal(entries(a), entries(b)) || a.entries != b.entries:
+		return "different fingerprints"
+	case !bytes.Equal(a.filter, b.filter) || a.windows != b.windows:
+		return "different prefilters"
+	case a.markerLike != b.markerLike || a.firstBytes != b.firstBytes:
+		return "different flags"
+	}
+	return ""
 }

@@ -3,11 +3,7 @@
 
 package fingerprint
 
-import (
-	"bytes"
-
-	"github.com/agentotel/agentotel/internal/countsonly"
-)
+import "github.com/agentotel/agentotel/internal/countsonly"
 
 // WindowLen is the length of the runs a Set remembers. A leaf shorter than this is not
 // remembered: runs that short are too common in ordinary text to mean anything.
@@ -86,20 +82,8 @@ func (s *Set) AddLeaf(leaf []byte) (added int, full bool) {
 	if len(leaf) < WindowLen {
 		return 0, false
 	}
-	store := func(key, flags, w uint64) {
-		isNew, ok := s.insert(key, flags)
-		switch {
-		case !ok:
-			full = true
-		case isNew:
-			added++
-			if flags&flagWindow != 0 {
-				s.noteWindow(w)
-			}
-		}
-	}
 	last := len(leaf) - WindowLen
-	for off := 0; off <= last && !full; off = nextWindow(off, last) {
+	for off := 0; off <= last; off = nextWindow(off, last) {
 		flags := uint64(flagWindow)
 		if off == 0 {
 			flags |= flagStart
@@ -108,11 +92,23 @@ func (s *Set) AddLeaf(leaf []byte) (added int, full bool) {
 			flags |= flagEnd
 		}
 		w := window(leaf[off:])
-		store(fingerprint(w), flags, w)
-		s.markerLike = s.markerLike || mayOverlapMarker(leaf[off:off+WindowLen])
+		isNew, ok := s.insert(fingerprint(w), flags)
+		if isNew {
+			added++
+			s.noteWindow(w)
+		}
+		s.markerLike = s.markerLike || mayOverlapMarker(w)
+		if !ok {
+			full = true
+			break
+		}
 	}
 	if !full {
-		store(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf)), flagWhole, 0)
+		isNew, ok := s.insert(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf)), flagWhole)
+		if isNew {
+			added++
+		}
+		full = !ok
 	}
 	s.firstBytes.add(leaf[0])
 	return added, full
@@ -120,8 +116,21 @@ func (s *Set) AddLeaf(leaf []byte) (added int, full bool) {
 
 // mayOverlapMarker reports whether the window w could be part of a text where a marker meets
 // what was around it: every window that overlaps "[withheld]" holds a bracket or is "withheld".
-func mayOverlapMarker(w []byte) bool {
-	return bytes.IndexByte(w, '[') >= 0 || bytes.IndexByte(w, ']') >= 0 || string(w) == countsonly.Withheld[1:9]
+// It tests the window as one word, since it runs for every window remembered.
+func mayOverlapMarker(w uint64) bool {
+	return hasByte(w, '[') || hasByte(w, ']') || w == markerLetters
+}
+
+// markerLetters is the window "withheld", the marker without its brackets.
+var markerLetters = window([]byte(countsonly.Withheld[1:9]))
+
+// hasByte reports whether any byte of the word w is c: a byte of x = w^c is zero exactly where w
+// holds c, and (x-ones)&^x&highs, the classic test for a zero byte, is non-zero exactly when x
+// has one (it may also flag bytes past the first zero one, which does not matter here).
+func hasByte(w uint64, c byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := w ^ (ones * uint64(c))
+	return (x-ones)&^x&highs != 0
 }
 
 // nextWindow is the offset of the window stored after the one at off, in a leaf whose last

@@ -6,6 +6,7 @@ package fingerprint
 import (
 	"bytes"
 	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -73,5 +74,31 @@ func TestSizeBytesGrowsWithLeaves(t *testing.T) {
 	}
 	if s.SizeBytes() <= empty || s.SizeBytes() > 512<<10 {
 		t.Errorf("SizeBytes %d for 1,000 leaves (empty: %d)", s.SizeBytes(), empty)
+	}
+}
+
+// TestMayOverlapMarker holds the one-word test to its definition: the window holds a bracket or
+// is the marker's letters. The bytes next to the brackets' and letters' values (and the high
+// bit set on them) are where a word-wide test would go wrong.
+func TestMayOverlapMarker(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	near := []byte{'[', ']', 'Z', '\\', '^', '[' | 0x80, ']' | 0x80, 0, 0xff, 'w', 'd'}
+	windows := [][]byte{[]byte("withheld"), []byte("withhelD"), []byte("[withhel"), []byte("ithheld]")}
+	for range 100_000 {
+		w := make([]byte, WindowLen)
+		for i := range w {
+			if r.IntN(3) == 0 {
+				w[i] = near[r.IntN(len(near))]
+			} else {
+				w[i] = byte(r.Uint32())
+			}
+		}
+		windows = append(windows, w)
+	}
+	for _, w := range windows {
+		want := bytes.IndexByte(w, '[') >= 0 || bytes.IndexByte(w, ']') >= 0 || string(w) == "withheld"
+		if got := mayOverlapMarker(window(w)); got != want {
+			t.Fatalf("mayOverlapMarker(%q) = %v", w, got)
+		}
 	}
 }
