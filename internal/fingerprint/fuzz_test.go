@@ -99,6 +99,7 @@ func FuzzRedact(f *testing.F) {
 		if !changed && !bytes.Equal(text, data) {
 			t.Fatalf("RedactText changed %q to %q without saying so", data, text)
 		}
+		checkRedacted(t, &sc, sets, data, text, changed)
 		out, _, err := sc.RedactJSON([]byte("x"), sets, data, nil)
 		if valid := jsonraw.Valid(data); err != nil || !valid {
 			if err == nil || valid || string(out) != "x" {
@@ -112,6 +113,34 @@ func FuzzRedact(f *testing.F) {
 		out = out[1:]
 		checkNoRegionLeft(t, &sc, sets, out[jsonraw.SkipSpace(out, 0):], data)
 	})
+}
+
+// checkRedacted holds Redacted and RedactedText, which search once, to what Hit and then
+// RedactJSON or RedactText give; asText and textChanged are what RedactText gave for data.
+func checkRedacted(t *testing.T, sc *Scanner, sets []*Set, data, asText []byte, textChanged bool) {
+	t.Helper()
+	kept := keptKeys("id")
+	want, wantChanged := []byte(nil), false
+	if sc.Hit(sets, data) {
+		want, wantChanged = asText, textChanged
+		if jsonraw.IsContainer(data) {
+			if out, changed, err := sc.RedactJSON(nil, sets, data, kept); err == nil {
+				want, wantChanged = out, changed
+			}
+		}
+	}
+	if !wantChanged {
+		want = nil
+	}
+	if got, changed := sc.Redacted(sets, data, kept); changed != wantChanged || !bytes.Equal(got, want) {
+		t.Fatalf("Redacted(%q) = %q, %v; want %q, %v", data, got, changed, want, wantChanged)
+	}
+	if !textChanged {
+		asText = nil
+	}
+	if got, changed := sc.RedactedText(sets, data); changed != textChanged || !bytes.Equal(got, asText) {
+		t.Fatalf("RedactedText(%q) = %q, %v; want %q, %v", data, got, changed, asText, textChanged)
+	}
 }
 
 // checkNoRegionLeft walks the redacted document v, and the documents stringified in it, and fails

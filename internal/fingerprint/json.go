@@ -33,6 +33,36 @@ func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key
 	if !sc.find(sets, doc, search{}) {
 		return append(dst, doc...), false, nil
 	}
+	dst, changed := sc.redactFoundJSON(dst, sets, doc, kept)
+	return dst, changed, nil
+}
+
+// Redacted returns text with what it holds of sets withheld, in a new buffer: a JSON object or
+// array as RedactJSON rewrites it (kept as there), any other text, and a document that is not
+// valid JSON, as RedactText rewrites it. It returns nil and false when nothing is replaced. The
+// text is searched once, and copied only when something in it is withheld: most text a batch
+// searches holds nothing, and searching it first to decide (Hit) would read it twice.
+func (sc *Scanner) Redacted(sets []*Set, text []byte, kept func(key []byte) bool) ([]byte, bool) {
+	if !jsonraw.IsContainer(text) {
+		return sc.RedactedText(sets, text)
+	}
+	if !sc.find(sets, text, search{}) {
+		return nil, false
+	}
+	if validate(text) != nil {
+		// Searched again, as text: only a broken document that holds a region pays for that.
+		return sc.RedactedText(sets, text)
+	}
+	out, changed := sc.redactFoundJSON(redactBuffer(text), sets, text, kept)
+	if !changed {
+		return nil, false
+	}
+	return out, true
+}
+
+// redactFoundJSON is RedactJSON for a valid document in which find has just found the regions
+// in sc.spans.
+func (sc *Scanner) redactFoundJSON(dst []byte, sets []*Set, doc []byte, kept func([]byte) bool) ([]byte, bool) {
 	// The regions go on a stack in the Scanner: a stringified document inside is searched with
 	// the same Scanner, and pushes its own above these.
 	base := len(sc.docSpans)
@@ -43,10 +73,14 @@ func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key
 	start := len(dst)
 	dst, changed := r.value(dst, doc[jsonraw.SkipSpace(doc, 0):], false)
 	if !changed {
-		return append(dst[:start], doc...), false, nil
+		return append(dst[:start], doc...), false
 	}
-	return dst, true, nil
+	return dst, true
 }
+
+// redactBuffer is a buffer for the redacted copy of text that Redacted and RedactedText return:
+// a marker is at most a few bytes longer than the region it replaces.
+func redactBuffer(text []byte) []byte { return make([]byte, 0, len(text)+64) }
 
 // validate returns nil if doc is exactly one JSON value, nested no deeper than
 // jsonraw.DefaultMaxDepth.
@@ -149,17 +183,11 @@ func (r *jsonRedactor) str(dst, raw []byte) ([]byte, bool) {
 	// The decoded document and its redaction get their own buffers: this path only runs where
 	// something is withheld.
 	inner, ok := jsonraw.AppendUnquote(nil, raw)
-	if !ok || !jsonraw.IsContainer(inner) {
+	if !ok || !jsonraw.IsContainer(inner) || validate(inner) != nil || !r.sc.find(r.sets, inner, search{}) {
 		return appendMarker(dst), true
 	}
-	redacted, changed, err := r.sc.RedactJSON(nil, r.sets, inner, r.kept)
-	switch {
-	case err != nil:
-		return appendMarker(dst), true
-	case !changed:
-		if !r.sc.Hit(r.sets, inner) {
-			return appendMarker(dst), true
-		}
+	redacted, changed := r.sc.redactFoundJSON(nil, r.sets, inner, r.kept)
+	if !changed {
 		return append(dst, raw...), false
 	}
 	start := len(dst)

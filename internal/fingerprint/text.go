@@ -26,19 +26,33 @@ func (sc *Scanner) RedactText(dst []byte, sets []*Set, text []byte) ([]byte, boo
 	if !sc.find(sets, text, search{widen: true}) {
 		return append(dst, text...), false
 	}
+	return sc.redactFoundText(dst, sets, text), true
+}
+
+// RedactedText is RedactText into a new buffer, returned with true, or nil and false when
+// nothing is replaced: text that holds no withheld region is searched once and not copied.
+func (sc *Scanner) RedactedText(sets []*Set, text []byte) ([]byte, bool) {
+	if !sc.find(sets, text, search{widen: true}) {
+		return nil, false
+	}
+	return sc.redactFoundText(redactBuffer(text), sets, text), true
+}
+
+// redactFoundText is RedactText for a text in which find has just found the regions in sc.spans.
+func (sc *Scanner) redactFoundText(dst []byte, sets []*Set, text []byte) []byte {
 	start := len(dst)
 	dst = sc.appendRedacted(dst, text)
 	if !anyMarkerLike(sets) {
-		return dst, true
+		return dst
 	}
 	for range maxRounds {
 		if !sc.find(sets, dst[start:], search{widen: true}) {
-			return dst, true
+			return dst
 		}
 		sc.out = sc.appendRedacted(sc.out[:0], dst[start:])
 		dst = append(dst[:start], sc.out...)
 	}
-	return append(dst[:start], countsonly.Withheld...), true
+	return append(dst[:start], countsonly.Withheld...)
 }
 
 func anyMarkerLike(sets []*Set) bool {

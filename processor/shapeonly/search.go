@@ -250,13 +250,9 @@ func (b *batch) searchValue(kept bool, v pcommon.Value, sets []*fingerprint.Set)
 		if kept {
 			return false
 		}
-		text := jsonraw.StringBytes(v.Str())
-		if !b.scanner.Hit(sets, text) {
-			return false
-		}
-		out, changed := b.redact(sets, text)
+		out, changed := b.scanner.Redacted(sets, jsonraw.StringBytes(v.Str()), b.p.keptKey)
 		if changed {
-			v.SetStr(out)
+			v.SetStr(ownString(out))
 			b.matched++
 		}
 		return changed
@@ -284,36 +280,15 @@ func (b *batch) searchValue(kept bool, v pcommon.Value, sets []*fingerprint.Set)
 	return false
 }
 
-// redact rewrites a text that holds a withheld value: as JSON when it is JSON, as text otherwise.
-func (b *batch) redact(sets []*fingerprint.Set, text []byte) (string, bool) {
-	dst := redactBuffer(text)
-	if jsonraw.IsContainer(text) {
-		out, changed, err := b.scanner.RedactJSON(dst, sets, text, b.p.keptKey)
-		if err == nil {
-			return ownString(out), changed
-		}
-	}
-	out, changed := b.scanner.RedactText(dst, sets, text)
-	return ownString(out), changed
-}
-
 // redactText redacts a plain string (a span or event name, a status message).
 func (b *batch) redactText(sets []*fingerprint.Set, s string) (string, bool) {
-	text := jsonraw.StringBytes(s)
-	if s == "" || !b.scanner.Hit(sets, text) {
-		return s, false
-	}
-	out, changed := b.scanner.RedactText(redactBuffer(text), sets, text)
+	out, changed := b.scanner.RedactedText(sets, jsonraw.StringBytes(s))
 	if !changed {
 		return s, false
 	}
 	b.matched++
 	return ownString(out), true
 }
-
-// redactBuffer is a buffer for the redacted form of text, which becomes the value's string: a marker
-// is at most a few bytes longer than the region it replaces.
-func redactBuffer(text []byte) []byte { return make([]byte, 0, len(text)+64) }
 
 // ownString is a redacted text as a string, without copying it: its buffer is the string's alone.
 func ownString(out []byte) string { return unsafe.String(unsafe.SliceData(out), len(out)) }
