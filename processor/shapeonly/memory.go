@@ -4,6 +4,7 @@
 package shapeonly
 
 import (
+	"hash/maphash"
 	"sync"
 	"time"
 
@@ -46,6 +47,10 @@ type scope struct {
 	// saturated: the set is full, so what is withheld can no longer be remembered: every later value
 	// of the scope is withheld whole.
 	saturated bool
+	// added are texts whose every fingerprint set holds: a transcript repeats each earlier result on
+	// every model call, batch after batch, and adding a text again would add nothing, so a repeat
+	// is not read again. At most set.Len()/fingerprintsPerAddedText are kept.
+	added map[textKey]struct{}
 
 	// Guarded by memory.mu: the entries counted in memory.fingerprints, whether the scope has been
 	// evicted, and (traces only) the run the trace belongs to.
@@ -211,8 +216,8 @@ func (s *scope) shaped() bool {
 }
 
 // add remembers withheld leaves, those of a JSON document (kept says which keys keep their values)
-// or text as one leaf, and returns how many fingerprints were added.
-func (s *scope) add(perScope int, text []byte, json bool, kept func([]byte) bool) int {
+// or text as one leaf, as key says, and returns how many fingerprints were added.
+func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bool) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dataClass = true
@@ -222,13 +227,55 @@ func (s *scope) add(perScope int, text []byte, json bool, kept func([]byte) bool
 	if s.set == nil {
 		s.set = fingerprint.NewSet(perScope)
 	}
+	if _, done := s.added[key]; done {
+		return 0
+	}
 	var added int
 	var full bool
-	if json {
+	if key.json {
 		added, full, _ = s.set.AddJSONLeaves(text, kept)
 	} else {
 		added, full = s.set.AddLeaf(text)
 	}
 	s.saturated = full
+	if !full {
+		s.noteAdded(key)
+	}
 	return added
+}
+
+// fingerprintsPerAddedText bounds scope.added by the fingerprints the scope holds, and so, through
+// max_fingerprints, the memory all scopes spend on it: an entry of about 40 bytes per 64
+// fingerprints, which take 512 bytes of table.
+const fingerprintsPerAddedText = 64
+
+// noteAdded records that every fingerprint of the text with key is in the set; past the bound the
+// texts noted before are forgotten (they are only read again if they come back).
+func (s *scope) noteAdded(key textKey) {
+	limit := s.set.Len() / fingerprintsPerAddedText
+	if limit == 0 {
+		return
+	}
+	if len(s.added) >= limit {
+		clear(s.added)
+	}
+	if s.added == nil {
+		s.added = map[textKey]struct{}{}
+	}
+	s.added[key] = struct{}{}
+}
+
+// A textKey stands for a text given to a scope, and for how it was given (as JSON leaves or as one
+// leaf), without holding it: two 64-bit hashes under seeds drawn when the process starts. Two
+// texts that shared a key would leave the second unremembered; for texts written without knowing
+// the seeds, the odds are about 2^-128 a pair.
+type textKey struct {
+	hash [2]uint64
+	json bool
+}
+
+var textSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func keyOf(json bool, text []byte) textKey {
+	return textKey{hash: [2]uint64{maphash.Bytes(textSeeds[0], text), maphash.Bytes(textSeeds[1], text)}, json: json}
 }

@@ -24,7 +24,8 @@ type valueShaper struct {
 	// A model span carries the transcript so far, so each result arrives again on every later model
 	// call of its trace. remembered are the texts already remembered in this batch (remembering is
 	// the dearest step of shaping), shaped the raw values already shaped, their shaped forms in
-	// shapedOut. Keys view the records' own strings; forget clears them when the batch is shaped.
+	// shapedOut. shaped's keys view the records' own strings; forget clears them when the batch is
+	// shaped.
 	remembered map[rememberedText]struct{}
 	shaped     map[string]shapedValue
 	shapedOut  []byte
@@ -37,21 +38,21 @@ type shapedValue struct {
 	err      error
 }
 
-// rememberedText is a text remembered for an owner, as JSON leaves or as one leaf.
+// rememberedText is a text remembered for an owner.
 type rememberedText struct {
 	owner int32
-	json  bool
-	text  string
+	text  textKey
 }
 
 // remember adds the leaves of text, a JSON document's or the text as one leaf, to the fingerprints of
 // an owner's trace and run, unless the same text was remembered for the owner the same way in this
-// batch: what a text adds is the same every time. text must not change until forget.
+// batch: what a text adds is the same every time. The scopes themselves know the texts they were
+// given in earlier batches.
 func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 	if owner < 0 {
 		return
 	}
-	key := rememberedText{owner: owner, json: json, text: view(text)}
+	key := rememberedText{owner: owner, text: keyOf(json, text)}
 	if _, done := s.remembered[key]; done {
 		return
 	}
@@ -59,7 +60,7 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 	o := &s.b.owners[owner]
 	for _, sc := range [2]*scope{o.trace, o.run} {
 		if sc != nil {
-			s.b.p.memory.account(sc, sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, text, json, s.b.p.keptKey))
+			s.b.p.memory.account(sc, sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, key.text, text, s.b.p.keptKey))
 		}
 	}
 }
@@ -70,7 +71,7 @@ func (s *valueShaper) rememberJSON(owner int32, doc []byte) { s.remember(owner, 
 
 func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) { s.remember(owner, false, leaf) }
 
-// forget drops what was remembered and shaped in this batch, whose keys view its records' strings.
+// forget drops what was remembered and shaped in this batch (shaped's keys view its records' strings).
 func (s *valueShaper) forget() {
 	clear(s.remembered)
 	clear(s.shaped)
