@@ -155,8 +155,7 @@ func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r agen
 			return
 		}
 		s.rememberText(owner, text, r)
-		out, stats, err := s.b.p.shaper.AppendText(s.buf[:0], text)
-		s.buf = out[:0]
+		out, stats, err := s.shapeText(text)
 		s.count(stats, err)
 		v.SetStr(string(out))
 	case pcommon.ValueTypeSlice:
@@ -175,6 +174,18 @@ func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r agen
 		v.SetStr(countsonly.Withheld)
 		s.withheld++
 	}
+}
+
+// shapeText shapes a text value. A JSON text that a transcript of the batch also held (a tool's
+// result, which the model's next call carries) was shaped there already, to the same bytes: shaping
+// a JSON value as text or as a raw value differs only where it fails.
+func (s *valueShaper) shapeText(text []byte) ([]byte, countsonly.Stats, error) {
+	if done, ok := s.shaped[view(text)]; ok && done.err == nil && countsonly.LooksLikeJSON(text) {
+		return s.shapedOut[done.from:done.to], done.stats, nil
+	}
+	out, stats, err := s.b.p.shaper.AppendText(s.buf[:0], text)
+	s.buf = out[:0]
+	return out, stats, err
 }
 
 // rememberText remembers a text value's withheld leaves as r says: its JSON leaves, or, for a result,
