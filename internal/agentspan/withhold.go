@@ -4,6 +4,7 @@
 package agentspan
 
 import (
+	"bytes"
 	"unsafe"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -550,7 +551,7 @@ func (w *Withholder) flush(d int32) {
 // typedValue returns the "value" (AI SDK) or "text" (OpenAI Agents) member of a typed wrapper such as
 // {"type":"json","value":...}, so the wrapper stays readable; any other node is returned as it is.
 func typedValue(n node) node {
-	if n.kind() != kindObject {
+	if n.kind() != kindObject || !n.otlp && !mayHoldTypeKey(n.raw) {
 		return n
 	}
 	var typed bool
@@ -567,4 +568,11 @@ func typedValue(n node) node {
 		return value
 	}
 	return n
+}
+
+// mayHoldTypeKey reports whether the JSON object raw may have a member named "type". Such a key
+// shows as "type", quotes included, unless an escape spells it; a result that holds neither (most
+// do not) is no typed wrapper, and its members, often kilobytes of them, need not be read.
+func mayHoldTypeKey(raw []byte) bool {
+	return bytes.Contains(raw, []byte(`"type"`)) || bytes.IndexByte(raw, '\\') >= 0
 }

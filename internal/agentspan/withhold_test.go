@@ -530,3 +530,20 @@ func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
 	w.Resolve(p)
 	return w.Apply(s)
 }
+
+// TestTypedValue: a typed wrapper gives up its value, however its "type" key is written; an object
+// that has no "type" member, even with "type" deeper inside, is its own value.
+func TestTypedValue(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"type":"json","value":{"a":"b"}}`:          `{"a":"b"}`,
+		`{ "typ\u0065" : "json", "value" : [1, 2] }`: `[1, 2]`,
+		`{"type":"text","text":"Ada"}`:               `"Ada"`,
+		`{"kind":"json","value":{"a":"b"}}`:          `{"kind":"json","value":{"a":"b"}}`,
+		`{"value":{"type":"json","value":"x"}}`:      `{"value":{"type":"json","value":"x"}}`,
+		`{"type":"json"}`:                            `{"type":"json"}`,
+	} {
+		if got := typedValue(jsonNode([]byte(raw), 0)); string(got.raw) != want {
+			t.Errorf("typedValue(%s) = %s, want %s", raw, got.raw, want)
+		}
+	}
+}
