@@ -572,7 +572,9 @@ func typedValue(n node) node {
 
 // mayHoldTypeKey reports whether the JSON object raw may have a member named "type". Such a key
 // shows as "type", quotes included, unless an escape spells it; a result that holds neither (most
-// do not) is no typed wrapper, and its members, often kilobytes of them, need not be read.
+// do not) is no typed wrapper, and its members, often kilobytes of them, need not be read. The
+// search is for ype" alone: bytes.Index runs from the needle's first byte, and a quote, which JSON
+// is full of, made it several times slower.
 func mayHoldTypeKey(raw []byte) bool {
-	return bytes.Contains(raw, []byte(`"type"`)) || bytes.IndexByte(raw, '\\') >= 0
+	return bytes.Contains(raw, []byte(`ype"`)) || bytes.IndexByte(raw, '\\') >= 0
 }
