@@ -27,10 +27,11 @@ func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (added int, 
 		return added, full, err
 	}
 	for _, leaf := range c.leaves {
-		n, f := s.AddLeaf(c.text(doc, leaf))
+		n, f := s.addLeaf(c.text(doc, leaf))
 		added += n
 		full = full || f
 	}
+	s.syncFilter()
 	return added, full, nil
 }
 

@@ -50,6 +50,10 @@ type Set struct {
 	// grows again, and filterKeys is dropped.
 	filterKeys []uint32
 
+	// filterStale: windows were added past what the filter's size allows; syncFilter rebuilds it
+	// at the end of the add, once, however many doublings it grew by.
+	filterStale bool
+
 	// markerLike is set when a window holds '[' or ']' or is "withheld": only such windows can
 	// overlap a marker written into text, so only then can redacting form a leaf anew.
 	markerLike bool
@@ -79,6 +83,14 @@ func (s *Set) SizeBytes() int {
 // storing every one. Windows are stored from the leaf's start, so a leaf cut short by the bound
 // is still found as far as its stored windows reach.
 func (s *Set) AddLeaf(leaf []byte) (added int, full bool) {
+	added, full = s.addLeaf(leaf)
+	s.syncFilter()
+	return added, full
+}
+
+// addLeaf is AddLeaf but for the prefilter, which may be left stale: callers that add many leaves
+// at once sync it at the end.
+func (s *Set) addLeaf(leaf []byte) (added int, full bool) {
 	if len(leaf) < WindowLen {
 		return 0, false
 	}
@@ -215,18 +227,32 @@ func (s *Set) lookup(fp uint64) uint64 {
 	}
 }
 
-// noteWindow sets a new window's bit in the prefilter, growing the filter to keep about
-// bitsPerWindow bits per window.
+// noteWindow records a new window in the prefilter: its bit, or, when the filter has become too
+// small to keep about bitsPerWindow bits per window, a note that syncFilter must rebuild it (the
+// rebuild sets the bit from filterKeys). A document of a thousand windows thus builds its filter
+// once, not at each of its doublings.
 func (s *Set) noteWindow(w uint64) {
 	h := filterHash(w)
 	s.windows++
-	if len(s.filter) < maxFilterBytes && 8*len(s.filter) < bitsPerWindow*s.windows {
-		s.growFilter()
+	if s.filter == nil && s.filterKeys == nil {
+		s.filterKeys = make([]uint32, 0, 16)
 	}
 	if s.filterKeys != nil {
 		s.filterKeys = append(s.filterKeys, uint32(h>>32))
 	}
+	if len(s.filter) < maxFilterBytes && 8*len(s.filter) < bitsPerWindow*s.windows {
+		s.filterStale = true
+		return
+	}
 	s.filter[filterByte(h, uint64(len(s.filter)-1))] |= filterBit(h)
+}
+
+// syncFilter rebuilds the prefilter if the windows added since it was built outgrew it.
+func (s *Set) syncFilter() {
+	if s.filterStale {
+		s.growFilter()
+		s.filterStale = false
+	}
 }
 
 func (s *Set) growFilter() {
@@ -239,11 +265,8 @@ func (s *Set) growFilter() {
 		h := uint64(k) << 32
 		s.filter[filterByte(h, uint64(size-1))] |= filterBit(h)
 	}
-	switch {
-	case size == maxFilterBytes:
+	if size == maxFilterBytes {
 		s.filterKeys = nil
-	case s.filterKeys == nil:
-		s.filterKeys = make([]uint32, 0, 16)
 	}
 }
 
