@@ -11,6 +11,7 @@ package bench
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -220,9 +221,10 @@ func perSpan(b *testing.B, data costBatch, consume func(ptrace.Traces)) {
 	b.SetBytes(int64(data.jsonBytes))
 	b.ResetTimer()
 	b.StopTimer()
-	for range b.N {
+	for i := range b.N {
 		td := ptrace.NewTraces()
 		data.traces.CopyTo(td)
+		freshTraces(td, uint64(i))
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
 		consume(td)
@@ -235,4 +237,19 @@ func perSpan(b *testing.B, data costBatch, consume func(ptrace.Traces)) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/span")
 	b.ReportMetric(float64(bytes)/n, "B/span")
 	b.ReportMetric(float64(mallocs)/n, "allocs/span")
+}
+
+// freshTraces gives every span of td a trace id of its own for iteration i, keeping which spans share
+// one: each iteration is new runs, as every batch a collector receives is. A processor that remembers
+// traces would otherwise meet the same ones again and again, which flatters it.
+func freshTraces(td ptrace.Traces, i uint64) {
+	for _, rs := range td.ResourceSpans().All() {
+		for _, ss := range rs.ScopeSpans().All() {
+			for _, s := range ss.Spans().All() {
+				id := s.TraceID()
+				binary.BigEndian.PutUint64(id[8:], i+1)
+				s.SetTraceID(id)
+			}
+		}
+	}
 }
