@@ -26,6 +26,11 @@ func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (added int, 
 		added, full = s.AddLeaf(doc)
 		return added, full, err
 	}
+	bound := 0
+	for _, leaf := range c.leaves {
+		bound += fingerprintsOf(leaf.end - leaf.start)
+	}
+	s.reserve(bound)
 	for _, leaf := range c.leaves {
 		n, f := s.addLeaf(c.text(doc, leaf))
 		added += n

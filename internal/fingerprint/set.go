@@ -145,6 +145,16 @@ func hasByte(w uint64, c byte) bool {
 	return (x-ones)&^x&highs != 0
 }
 
+// fingerprintsOf is how many fingerprints AddLeaf stores for a leaf of n bytes, at most: its
+// windows and the whole-leaf fingerprint.
+func fingerprintsOf(n int) int {
+	if n < WindowLen {
+		return 0
+	}
+	last := n - WindowLen
+	return 2 + (last+stride-1)/stride
+}
+
 // nextWindow is the offset of the window stored after the one at off, in a leaf whose last
 // window is at last (past last when off is last).
 func nextWindow(off, last int) int {
@@ -193,9 +203,28 @@ func (s *Set) insert(key, flags uint64) (isNew, ok bool) {
 	return true, true
 }
 
-func (s *Set) growTable() {
+func (s *Set) growTable() { s.resize(max(16, 2*len(s.table))) }
+
+// reserve makes room for n more fingerprints (no more than the Set may hold) in one step, rather
+// than doubling the table again and again as they arrive: a new trace's first tool result doubles
+// it eight times or more. n is a bound; where it counts windows the Set already holds, or that
+// repeat within what is added, the table ends up to twice the size it needed.
+func (s *Set) reserve(n int) {
+	want := min(s.entries+n, s.max)
+	if 4*want <= 3*len(s.table) {
+		return
+	}
+	size := max(16, len(s.table))
+	for 4*want > 3*size {
+		size *= 2
+	}
+	s.resize(size)
+}
+
+// resize moves the table's entries into a new table of size slots, a power of two.
+func (s *Set) resize(size int) {
 	old := s.table
-	s.table = make([]uint64, max(16, 2*len(old)))
+	s.table = make([]uint64, size)
 	mask := len(s.table) - 1
 	for _, e := range old {
 		if e == 0 {

@@ -102,3 +102,17 @@ func TestMayOverlapMarker(t *testing.T) {
 		}
 	}
 }
+
+// TestFingerprintsOf holds the bound reserve is given to what AddLeaf stores.
+func TestFingerprintsOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 13))
+	for n := range 100 {
+		leaf := make([]byte, n) // random bytes: no window repeats, so every fingerprint is new
+		for i := range leaf {
+			leaf[i] = byte(r.Uint32())
+		}
+		if added, _ := NewSet(1000).AddLeaf(leaf); added != fingerprintsOf(n) {
+			t.Errorf("a leaf of %d bytes added %d fingerprints, fingerprintsOf says %d", n, added, fingerprintsOf(n))
+		}
+	}
+}
