@@ -171,17 +171,15 @@ func (b *byteSet) add(c byte)      { b[c>>6] |= 1 << (c & 63) }
 func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
 
 // insert adds flags to the entry for key, creating it if there is room. isNew reports a new
-// entry; ok is false when the Set is full and the entry did not exist.
+// entry; ok is false when the Set is full and the entry did not exist. A new entry goes in the
+// empty slot the search for the key ended at, unless the table has to grow first.
 func (s *Set) insert(key, flags uint64) (isNew, ok bool) {
 	key &^= flagBits
+	i := -1
 	if s.table != nil {
 		mask := len(s.table) - 1
-		for i := int(key>>8) & mask; ; i = (i + 1) & mask {
-			e := s.table[i]
-			if e == 0 {
-				break
-			}
-			if e&^flagBits == key {
+		for i = int(key>>8) & mask; s.table[i] != 0; i = (i + 1) & mask {
+			if e := s.table[i]; e&^flagBits == key {
 				s.table[i] = e | flags
 				return false, true
 			}
@@ -192,11 +190,9 @@ func (s *Set) insert(key, flags uint64) (isNew, ok bool) {
 	}
 	if 4*(s.entries+1) > 3*len(s.table) {
 		s.growTable()
-	}
-	mask := len(s.table) - 1
-	i := int(key>>8) & mask
-	for s.table[i] != 0 {
-		i = (i + 1) & mask
+		mask := len(s.table) - 1
+		for i = int(key>>8) & mask; s.table[i] != 0; i = (i + 1) & mask {
+		}
 	}
 	s.table[i] = key | flags
 	s.entries++
