@@ -105,9 +105,10 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 				return false
 			}
 		}
-		val := jsonNode(doc[valStart:l.Pos()], valStart)
 		hadRole := o.role.ok()
-		o.read(key, val)
+		// The node is built in the call's arguments: built in a local first, it was copied there
+		// by wide loads of the narrow stores just made, a store-forwarding stall on every member.
+		o.read(key, jsonNode(doc[valStart:l.Pos()], valStart))
 		if !hadRole && o.role.ok() {
 			// The members after the role are this message's: a new turn, and text read as its role.
 			w.role = o.role
