@@ -27,14 +27,13 @@ import (
 // A document that is not valid JSON (or nests deeper than jsonraw.DefaultMaxDepth) returns an
 // error and dst unchanged: the caller can fall back to RedactText or withhold it whole.
 func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key []byte) bool) ([]byte, bool, error) {
-	if err := validate(doc); err != nil {
-		return dst, false, err
-	}
 	if !sc.find(sets, doc, search{}) {
+		if err := validate(doc); err != nil {
+			return dst, false, err
+		}
 		return append(dst, doc...), false, nil
 	}
-	dst, changed := sc.redactFoundJSON(dst, sets, doc, kept)
-	return dst, changed, nil
+	return sc.redactFoundJSON(dst, sets, doc, kept)
 }
 
 // Redacted returns text with what it holds of sets withheld, in a new buffer: a JSON object or
@@ -49,20 +48,22 @@ func (sc *Scanner) Redacted(sets []*Set, text []byte, kept func(key []byte) bool
 	if !sc.find(sets, text, search{}) {
 		return nil, false
 	}
-	if validate(text) != nil {
+	out, changed, err := sc.redactFoundJSON(redactBuffer(text), sets, text, kept)
+	switch {
+	case err != nil:
 		// Searched again, as text: only a broken document that holds a region pays for that.
 		return sc.RedactedText(sets, text)
-	}
-	out, changed := sc.redactFoundJSON(redactBuffer(text), sets, text, kept)
-	if !changed {
+	case !changed:
 		return nil, false
 	}
 	return out, true
 }
 
-// redactFoundJSON is RedactJSON for a valid document in which find has just found the regions
-// in sc.spans.
-func (sc *Scanner) redactFoundJSON(dst []byte, sets []*Set, doc []byte, kept func([]byte) bool) ([]byte, bool) {
+// redactFoundJSON is RedactJSON for a document in which find has just found the regions in
+// sc.spans. It validates the document as it writes it, in the one pass: the values no region
+// falls in are validated and copied as they are, and only those that hold one are read again, to
+// be written member by member.
+func (sc *Scanner) redactFoundJSON(dst []byte, sets []*Set, doc []byte, kept func([]byte) bool) ([]byte, bool, error) {
 	// The regions go on a stack in the Scanner: a stringified document inside is searched with
 	// the same Scanner, and pushes its own above these.
 	base := len(sc.docSpans)
@@ -71,11 +72,23 @@ func (sc *Scanner) redactFoundJSON(dst []byte, sets []*Set, doc []byte, kept fun
 	spans := mergeSpans(sc.docSpans[base:])
 	r := jsonRedactor{sc: sc, sets: sets, kept: kept, doc: doc, spans: spans}
 	start := len(dst)
-	dst, changed := r.value(dst, doc[jsonraw.SkipSpace(doc, 0):], false)
-	if !changed {
-		return append(dst[:start], doc...), false
+	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
+	l.SkipSpace()
+	v := doc[l.Pos():] // the document's value and the whitespace after it
+	var changed bool
+	var f jsonraw.Fault
+	if r.holds(v) && jsonraw.IsContainer(v) {
+		dst, changed, f = r.container(dst, &l, doc, 0)
+	} else if f = l.SkipValue(0); f == jsonraw.NoFault {
+		dst, changed = r.value(dst, v, false)
 	}
-	return dst, true
+	if err := documentError(&l, f); err != nil {
+		return dst[:start], false, err
+	}
+	if !changed {
+		return append(dst[:start], doc...), false, nil
+	}
+	return dst, true, nil
 }
 
 // redactBuffer is a buffer for the redacted copy of text that Redacted and RedactedText return:
@@ -102,7 +115,7 @@ func documentError(l *jsonraw.Lexer, f jsonraw.Fault) error {
 	return nil
 }
 
-// jsonRedactor writes one validated document with the values that hold a region withheld.
+// jsonRedactor writes one document with the values that hold a region withheld.
 type jsonRedactor struct {
 	sc    *Scanner
 	sets  []*Set
@@ -111,50 +124,77 @@ type jsonRedactor struct {
 	spans []span // the regions found in doc, sorted and disjoint
 }
 
-// value appends the value v (a slice of doc), redacted; keep says it sits directly under a kept
-// key. A value no region falls in is copied as it is, without walking it.
+// value appends the value v (a slice of doc, valid JSON), redacted, unless it is an object or
+// array that a region falls in (container writes those); keep says it sits directly under a kept
+// key. A value no region falls in is copied as it is.
 func (r *jsonRedactor) value(dst, v []byte, keep bool) ([]byte, bool) {
-	if !r.holds(v) {
+	switch {
+	case !r.holds(v):
+		return append(dst, v...), false
+	case v[0] != '"':
+		return r.token(dst, v)
+	case keep:
 		return append(dst, v...), false
 	}
-	switch v[0] {
-	case '{':
-		changed := false
-		dst = append(dst, '{')
-		n := 0
-		jsonraw.EachMember(v, func(m jsonraw.Member) {
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			var c1, c2 bool
-			dst, c1 = r.token(dst, m.Key)
-			dst = append(dst, ':')
-			dst, c2 = r.value(dst, m.Value, r.kept != nil && r.kept(r.sc.keyText(m.Key)))
-			changed = changed || c1 || c2
-		})
-		return append(dst, '}'), changed
-	case '[':
-		changed := false
-		dst = append(dst, '[')
-		n := 0
-		jsonraw.EachElement(v, func(elem []byte, _ int) {
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			var c bool
-			dst, c = r.value(dst, elem, false)
-			changed = changed || c
-		})
-		return append(dst, ']'), changed
-	case '"':
-		if keep {
-			return append(dst, v...), false
-		}
-		return r.str(dst, v)
+	return r.str(dst, v)
+}
+
+// container writes the object or array at the cursor of l, a lexer over src (a slice of doc),
+// which a region falls in: compact, its keys and values redacted, each value no region falls in
+// as it is. depth is the nesting of what holds it. It validates as it reads, as the lexer's
+// SkipValue does, and returns the fault it meets. A member value that a region falls in and that
+// is itself an object or array is read twice: once to validate it and find its end, then to
+// write it.
+func (r *jsonRedactor) container(dst []byte, l *jsonraw.Lexer, src []byte, depth int) ([]byte, bool, jsonraw.Fault) {
+	object, closing := l.Peek() == '{', byte(']')
+	if object {
+		closing = '}'
 	}
-	return r.token(dst, v)
+	dst = append(dst, l.Peek())
+	empty, f := l.Open(depth + 1)
+	if f != jsonraw.NoFault {
+		return dst, false, f
+	}
+	changed := false
+	for more := !empty; more; {
+		var key []byte
+		if object {
+			keyStart := l.Pos()
+			keyEnd, _, ok := l.Key()
+			if !ok {
+				return dst, false, jsonraw.FaultSyntax
+			}
+			key = src[keyStart:keyEnd]
+			var c bool
+			dst, c = r.token(dst, key)
+			dst = append(dst, ':')
+			changed = changed || c
+		}
+		valStart := l.Pos()
+		if f := l.SkipValue(depth + 1); f != jsonraw.NoFault {
+			return dst, false, f
+		}
+		v := src[valStart:l.Pos()]
+		var c bool
+		switch holds := r.holds(v); {
+		case holds && jsonraw.IsContainer(v):
+			inner := jsonraw.NewLexer(v, jsonraw.DefaultMaxDepth)
+			dst, c, _ = r.container(dst, &inner, v, depth+1) // v is valid: no fault
+		default:
+			// Only a string a region falls in asks whether its key is kept.
+			keep := holds && object && v[0] == '"' && r.kept != nil && r.kept(r.sc.keyText(key))
+			dst, c = r.value(dst, v, keep)
+		}
+		changed = changed || c
+		var ok bool
+		if more, ok = l.More(closing); !ok {
+			return dst, false, jsonraw.FaultSyntax
+		}
+		if more {
+			dst = append(dst, ',')
+		}
+	}
+	return append(dst, closing), changed, jsonraw.NoFault
 }
 
 // holds reports whether a region of the document falls in v, a slice of it.
@@ -183,11 +223,14 @@ func (r *jsonRedactor) str(dst, raw []byte) ([]byte, bool) {
 	// The decoded document and its redaction get their own buffers: this path only runs where
 	// something is withheld.
 	inner, ok := jsonraw.AppendUnquote(nil, raw)
-	if !ok || !jsonraw.IsContainer(inner) || validate(inner) != nil || !r.sc.find(r.sets, inner, search{}) {
+	if !ok || !jsonraw.IsContainer(inner) || !r.sc.find(r.sets, inner, search{}) {
 		return appendMarker(dst), true
 	}
-	redacted, changed := r.sc.redactFoundJSON(nil, r.sets, inner, r.kept)
-	if !changed {
+	redacted, changed, err := r.sc.redactFoundJSON(nil, r.sets, inner, r.kept)
+	switch {
+	case err != nil:
+		return appendMarker(dst), true
+	case !changed:
 		return append(dst, raw...), false
 	}
 	start := len(dst)
