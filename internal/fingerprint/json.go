@@ -78,7 +78,7 @@ func (sc *Scanner) redactFoundJSON(dst []byte, sets []*Set, doc []byte, kept fun
 	var changed bool
 	var f jsonraw.Fault
 	if r.holds(v) && jsonraw.IsContainer(v) {
-		dst, changed, f = r.container(dst, &l, doc, 0)
+		dst, changed, l, f = r.container(dst, l, doc, 0)
 	} else if f = l.SkipValue(0); f == jsonraw.NoFault {
 		dst, changed = r.value(dst, v, false)
 	}
@@ -142,10 +142,11 @@ func (r *jsonRedactor) value(dst, v []byte, keep bool) ([]byte, bool) {
 // container writes the object or array at the cursor of l, a lexer over src (a slice of doc),
 // which a region falls in: compact, its keys and values redacted, each value no region falls in
 // as it is. depth is the nesting of what holds it. It validates as it reads, as the lexer's
-// SkipValue does, and returns the fault it meets. A member value that a region falls in and that
-// is itself an object or array is read twice: once to validate it and find its end, then to
-// write it.
-func (r *jsonRedactor) container(dst []byte, l *jsonraw.Lexer, src []byte, depth int) ([]byte, bool, jsonraw.Fault) {
+// SkipValue does, and returns the lexer moved past the container, or at the fault it meets. A
+// member value that a region falls in and that is itself an object or array is read twice: once
+// to validate it and find its end, then to write it. (The lexer is passed by value: a pointer to
+// a new one, passed down the recursion, would put each on the heap.)
+func (r *jsonRedactor) container(dst []byte, l jsonraw.Lexer, src []byte, depth int) ([]byte, bool, jsonraw.Lexer, jsonraw.Fault) {
 	object, closing := l.Peek() == '{', byte(']')
 	if object {
 		closing = '}'
@@ -153,7 +154,7 @@ func (r *jsonRedactor) container(dst []byte, l *jsonraw.Lexer, src []byte, depth
 	dst = append(dst, l.Peek())
 	empty, f := l.Open(depth + 1)
 	if f != jsonraw.NoFault {
-		return dst, false, f
+		return dst, false, l, f
 	}
 	changed := false
 	for more := !empty; more; {
@@ -162,7 +163,7 @@ func (r *jsonRedactor) container(dst []byte, l *jsonraw.Lexer, src []byte, depth
 			keyStart := l.Pos()
 			keyEnd, _, ok := l.Key()
 			if !ok {
-				return dst, false, jsonraw.FaultSyntax
+				return dst, false, l, jsonraw.FaultSyntax
 			}
 			key = src[keyStart:keyEnd]
 			var c bool
@@ -172,14 +173,13 @@ func (r *jsonRedactor) container(dst []byte, l *jsonraw.Lexer, src []byte, depth
 		}
 		valStart := l.Pos()
 		if f := l.SkipValue(depth + 1); f != jsonraw.NoFault {
-			return dst, false, f
+			return dst, false, l, f
 		}
 		v := src[valStart:l.Pos()]
 		var c bool
 		switch holds := r.holds(v); {
 		case holds && jsonraw.IsContainer(v):
-			inner := jsonraw.NewLexer(v, jsonraw.DefaultMaxDepth)
-			dst, c, _ = r.container(dst, &inner, v, depth+1) // v is valid: no fault
+			dst, c, _, _ = r.container(dst, jsonraw.NewLexer(v, jsonraw.DefaultMaxDepth), v, depth+1) // v is valid: no fault
 		default:
 			// Only a string a region falls in asks whether its key is kept.
 			keep := holds && object && v[0] == '"' && r.kept != nil && r.kept(r.sc.keyText(key))
@@ -188,13 +188,13 @@ func (r *jsonRedactor) container(dst []byte, l *jsonraw.Lexer, src []byte, depth
 		changed = changed || c
 		var ok bool
 		if more, ok = l.More(closing); !ok {
-			return dst, false, jsonraw.FaultSyntax
+			return dst, false, l, jsonraw.FaultSyntax
 		}
 		if more {
 			dst = append(dst, ',')
 		}
 	}
-	return append(dst, closing), changed, jsonraw.NoFault
+	return append(dst, closing), changed, l, jsonraw.NoFault
 }
 
 // holds reports whether a region of the document falls in v, a slice of it.
