@@ -174,38 +174,46 @@ func (rr *replyReader) visit(n node, ctx context) {
 	case kindArray:
 		eachElementOf(n, func(e node) { rr.visit(e, inNone) })
 	case kindObject:
-		o := &rr.obj
-		*o = object{self: n}
 		first := len(rr.kids)
-		eachMemberOf(n, func(key []byte, v node) {
-			o.read(key, v)
-			if k := v.kind(); k == kindObject || k == kindArray {
-				rr.kids = append(rr.kids, kid{n: v, ctx: contextOf(key)})
-			}
-		})
+		descend := rr.readObject(n, ctx)
 		last := len(rr.kids)
-		defer func() { rr.kids = rr.kids[:first] }()
-		switch o.classify(ctx) {
-		case shapeCall:
-			rr.calls++
-			return
-		case shapeResult, shapeLangChain:
-			return
-		}
-		if o.finish.ok() && rr.finish == "" {
-			var buf [32]byte
-			if f, ok := o.finish.appendText(buf[:0]); ok {
-				rr.finish = string(f)
-			}
-		}
-		if o.text.kind() == kindString && !o.text.blank() && !o.role.isAny(promptRoles) {
-			rr.text = true
-		}
-		for i := first; i < last; i++ {
+		for i := first; descend && i < last; i++ {
 			k := rr.kids[i]
 			rr.visit(k.n, k.ctx)
 		}
+		rr.kids = rr.kids[:first]
 	}
+}
+
+// readObject reads an object's members once, counting a tool call and noting its finish reason and
+// text, and stacks the containers inside it; it reports whether they are to be visited (not those
+// of a call or a result, whose contents are no part of the reply's own text).
+func (rr *replyReader) readObject(n node, ctx context) bool {
+	o := &rr.obj
+	*o = object{self: n}
+	eachMemberOf(n, func(key []byte, v node) {
+		o.read(key, v)
+		if k := v.kind(); k == kindObject || k == kindArray {
+			rr.kids = append(rr.kids, kid{n: v, ctx: contextOf(key)})
+		}
+	})
+	switch o.classify(ctx) {
+	case shapeCall:
+		rr.calls++
+		return false
+	case shapeResult, shapeLangChain:
+		return false
+	}
+	if o.finish.ok() && rr.finish == "" {
+		var buf [32]byte
+		if f, ok := o.finish.appendText(buf[:0]); ok {
+			rr.finish = string(f)
+		}
+	}
+	if o.text.kind() == kindString && !o.text.blank() && !o.role.isAny(promptRoles) {
+		rr.text = true
+	}
+	return true
 }
 
 // readFlat reads a flattened output: any content is text, any tool call a call.
