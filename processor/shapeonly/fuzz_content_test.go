@@ -237,14 +237,18 @@ func decodePlacements(b []byte) []placement {
 
 // findCustomerSpan is the support run's find_customer span: the one carrying a data class.
 func findCustomerSpan(td ptrace.Traces) (ptrace.Span, bool) {
-	var found ptrace.Span
-	ok := false
 	for _, s := range walk.Spans(td) {
-		if v, has := s.Attributes().Get(createDefaultConfig().DataClassAttribute); has && v.Str() == "customer" && !ok {
-			found, ok = s, true
+		if isCustomerSpan(s) {
+			return s, true
 		}
 	}
-	return found, ok
+	return ptrace.Span{}, false
+}
+
+// isCustomerSpan: the span declares the customer data class.
+func isCustomerSpan(s ptrace.Span) bool {
+	v, has := s.Attributes().Get(createDefaultConfig().DataClassAttribute)
+	return has && v.Str() == "customer"
 }
 
 // customerRecordStrings returns the string values of the customer record in the data-class span's result,
@@ -548,29 +552,43 @@ func newContentRules() *contentRules {
 	}
 }
 
-// withheldLeaves lists what shaping withholds from find_customer's span in the first batch, as
-// the rule says: every attribute (the span's and its events') but the structural ones; of a string,
-// the whole string, or, if it is a JSON object or array, its string leaves not directly under a kept
-// key (inside an array, every string); of a stringified document, its leaves. Only leaves of 8
-// bytes or more are searched for. The record's values must be among them, or the test tests nothing.
+// withheldLeaves lists what shaping withholds from find_customer's span in the first batch and
+// remembers, as the rule says: where the span's convention says where its arguments and result are,
+// their leaves (a result in the convention's envelope: the result and artifact inside it); where it
+// does not, every attribute (the span's and its events') but the structural ones. Of a string, the
+// whole string, or, if it is a JSON object or array, its string leaves not directly under a kept key
+// (inside an array, every string); of a stringified document, its leaves. Only leaves of 8 bytes or
+// more are searched for. The record's values must be among them, or the test tests nothing.
 func (r *contentRules) withheldLeaves(t *testing.T, first ptrace.Traces, values []string) []string {
 	t.Helper()
-	span, ok := findCustomerSpan(first)
-	require.True(t, ok)
 	var leaves []string
-	add := func(m pcommon.Map) {
-		for k, v := range m.All() {
-			if !r.structural[k] {
-				r.attrLeaves(k, v, &leaves)
+	found := false
+	for where, span := range walk.Spans(first) {
+		if found || !isCustomerSpan(span) {
+			continue
+		}
+		found = true
+		view := agentspan.NewRegistry(nil).Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: span.Name(),
+			Attrs: span.Attributes(), Root: span.ParentSpanID().IsEmpty()})
+		if view.ArgsKey != "" || view.ResultKey != "" {
+			r.callLeaves(view, span.Attributes(), &leaves)
+			break
+		}
+		add := func(m pcommon.Map) {
+			for k, v := range m.All() {
+				if !r.structural[k] {
+					r.attrLeaves(k, v, &leaves)
+				}
+			}
+		}
+		add(span.Attributes())
+		for _, e := range span.Events().All() {
+			if e.Name() != annotation.StuckEvent {
+				add(e.Attributes())
 			}
 		}
 	}
-	add(span.Attributes())
-	for _, e := range span.Events().All() {
-		if e.Name() != annotation.StuckEvent {
-			add(e.Attributes())
-		}
-	}
+	require.True(t, found)
 	for _, v := range values {
 		var mine []string
 		r.textLeaves(v, true, &mine)
@@ -581,6 +599,28 @@ func (r *contentRules) withheldLeaves(t *testing.T, first ptrace.Traces, values 
 	leaves = slices.DeleteFunc(leaves, func(l string) bool { return len(l) < 8 })
 	slices.Sort(leaves)
 	return slices.Compact(leaves)
+}
+
+// callLeaves adds the leaves of a located call's arguments and result.
+func (r *contentRules) callLeaves(view agentspan.View, attrs pcommon.Map, leaves *[]string) {
+	if v, ok := attrs.Get(view.ArgsKey); ok && view.ArgsKey != "" {
+		r.attrLeaves(view.ArgsKey, v, leaves)
+	}
+	v, ok := attrs.Get(view.ResultKey)
+	if !ok || view.ResultKey == "" {
+		return
+	}
+	if view.Convention != nil && view.Convention.Unwrap != nil && v.Type() == pcommon.ValueTypeStr {
+		if e, unwrapped := view.Convention.Unwrap([]byte(v.Str())); unwrapped {
+			for _, inner := range [][]byte{e.Result, e.Artifact} {
+				if len(inner) > 0 {
+					r.textLeaves(string(inner), false, leaves)
+				}
+			}
+			return
+		}
+	}
+	r.attrLeaves(view.ResultKey, v, leaves)
 }
 
 // attrLeaves adds the leaves shaping withholds from one attribute value under key.

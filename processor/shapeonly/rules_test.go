@@ -172,8 +172,8 @@ func TestCorrelationIDsSurviveOnDataClassSpans(t *testing.T) {
 }
 
 // TestFingerprintBoundsFailClosed: a trace whose fingerprints fill their bound can no longer remember
-// what it withholds, so every later value of it is withheld whole; the total bound forgets the oldest
-// traces and counts them.
+// what it withholds, so every later value of it is withheld whole, structural strings of 8 bytes or more
+// too; the total bound forgets the oldest traces and counts them.
 func TestFingerprintBoundsFailClosed(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		byName(c)
@@ -182,9 +182,14 @@ func TestFingerprintBoundsFailClosed(t *testing.T) {
 	})
 	trace := pcommon.TraceID{7}
 	h.run(inTrace(spans(customerSpan("find_customer", nil)), trace))
-	out := h.run(inTrace(spans(map[string]any{"app.text": "an unrelated sentence", "gen_ai.operation.name": "chat"}), trace))
+	out := h.run(inTrace(spans(map[string]any{"app.text": "an unrelated sentence", "gen_ai.operation.name": "chat",
+		"gen_ai.request.model": "gpt-4.1-mini Jane Roe", "session.id": "sess-0123456789", "gen_ai.usage.input_tokens": 1200}), trace))
 	assert.Equal(t, "[withheld]", attr(out, 0, "app.text"), "a saturated trace withholds everything")
-	assert.Equal(t, "chat", attr(out, 0, "gen_ai.operation.name"), "structural keys stay")
+	assert.Equal(t, "[withheld]", attr(out, 0, "gen_ai.request.model"),
+		"structural strings long enough to hold a value it could not remember are withheld too")
+	assert.Equal(t, "chat", attr(out, 0, "gen_ai.operation.name"), "a string too short to hold a remembered value stays")
+	assert.Equal(t, "sess-0123456789", attr(out, 0, "session.id"), "the ids users group by stay")
+	assert.Equal(t, "1200", attr(out, 0, "gen_ai.usage.input_tokens"), "numbers stay")
 
 	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{8}))
 	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{9}))

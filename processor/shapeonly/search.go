@@ -136,8 +136,8 @@ func (b *batch) searchLogs(ld plog.Logs) {
 				if len(o.sets) == 0 && !o.saturated {
 					continue
 				}
-				if o.saturated && !r.dc {
-					b.shapeWhole(r, -1)
+				if o.saturated {
+					b.withholdRecord(r)
 					scopeSaturated = true
 				}
 				if b.searchRecord(r, o.sets) {
@@ -155,11 +155,11 @@ func (b *batch) searchLogs(ld plog.Logs) {
 
 // searchShared searches resource or scope attributes, which every record under them shares, for what
 // any of those records' traces withheld. Under a saturated trace they are withheld whole, but for the
-// structural keys and the attributes that say which service sent the data.
+// attributes that say which service sent the data and what keptSaturated keeps.
 func (b *batch) searchShared(attrs pcommon.Map, sets []*fingerprint.Set, saturated bool) {
 	if saturated {
 		attrs.Range(func(k string, v pcommon.Value) bool {
-			if _, keep := b.p.structural[k]; !keep && !resourceIdentity[k] {
+			if !resourceIdentity[k] && !b.keptSaturated(k, v) {
 				b.values.shapeAttr(k, v, -1, agentspan.RememberNothing)
 			}
 			return true
@@ -180,12 +180,10 @@ var resourceIdentity = map[string]bool{
 	"k8s.pod.name": true, "cloud.region": true,
 }
 
-// withholdSpan withholds what a span of a saturated trace carries, whole: every value but the
-// structural ones, its name, status message, events (but agentguard's stuck event) and links.
+// withholdSpan withholds what a span of a saturated trace carries, whole: every value but what
+// keptSaturated keeps, its name, status message, events (but agentguard's stuck event) and links.
 func (b *batch) withholdSpan(r *record, span ptrace.Span) {
-	if !r.dc {
-		b.shapeWhole(r, -1)
-	}
+	b.withholdRecord(r)
 	span.SetName(countsonly.Withheld)
 	if span.Status().Message() != "" {
 		span.Status().SetMessage(countsonly.Withheld)
@@ -196,9 +194,56 @@ func (b *batch) withholdSpan(r *record, span ptrace.Span) {
 		}
 	}
 	for l := 0; l < span.Links().Len(); l++ {
-		b.shapeAttrs(span.Links().At(l).Attributes(), -1, false)
+		links := span.Links().At(l).Attributes()
+		b.shapeAttrs(links, -1, false)
+		b.withholdStructural(links)
+	}
+}
+
+// withholdRecord withholds a record of a saturated trace whole: shaped as a data-class record is
+// (a data-class record already was), then its structural values too.
+func (b *batch) withholdRecord(r *record) {
+	if !r.dc {
+		b.shapeWhole(r, -1)
+	}
+	b.withholdStructural(r.attrs)
+	for j := 0; j < r.events.Len(); j++ {
+		if e := r.events.At(j); e.Name() != annotation.StuckEvent {
+			b.withholdStructural(e.Attributes())
+		}
 	}
 	r.shaped = true
+}
+
+// withholdStructural withholds the structural values of a saturated trace that keptSaturated does
+// not keep.
+func (b *batch) withholdStructural(attrs pcommon.Map) {
+	attrs.Range(func(k string, v pcommon.Value) bool {
+		if _, structural := b.p.structural[k]; structural && !b.keptSaturated(k, v) {
+			b.values.shapeAttr(k, v, -1, agentspan.RememberNothing)
+		}
+		return true
+	})
+}
+
+// keptSaturated reports whether a value keeps its place on a saturated trace. Past its bound a trace
+// no longer remembers what it withholds, so any string could be a copy of it, structural ones too (an
+// operation or model name is vocabulary, but nothing guarantees it): what stays is the ids users group
+// and search by, agentguard's annotations and the data class, numbers and booleans, and strings too
+// short to hold a remembered value.
+func (b *batch) keptSaturated(k string, v pcommon.Value) bool {
+	if b.p.searchRules[k] == searchNone {
+		return true
+	}
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		return len(v.Str()) < fingerprint.WindowLen
+	case pcommon.ValueTypeBytes:
+		return v.Bytes().Len() < fingerprint.WindowLen
+	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
+		return false
+	}
+	return true
 }
 
 // searchRecord searches a record's attributes, events (names and attributes) and body.
