@@ -214,6 +214,19 @@ func (o *object) classify(ctx context) shape {
 	return shapeOther
 }
 
+// isCallOrResult reports whether the members read so far make the object a call or a result, as
+// classify would say whatever members follow but a LangChain marker or a second "type".
+func (o *object) isCallOrResult(ctx context) bool {
+	if o.langChain {
+		return false
+	}
+	if ctx == inResult || ctx == inCall {
+		return true
+	}
+	typ := o.typ.text()
+	return typ != "" && (slices.Contains(resultTypes, typ) || slices.Contains(callTypes, typ))
+}
+
 // isModelText reports whether the object's text is something a model wrote: an assistant message
 // whose content is a string, or a text part inside an assistant message (role is the message's role;
 // Gemini's parts are {"text":..} with no type).

@@ -75,51 +75,31 @@ func (w *Withholder) lexValue(l *jsonraw.Lexer, depth int, ctx context) bool {
 	return l.Scalar()
 }
 
-// lexObject reads the object at the cursor, itself at nesting depth.
+// lexObject reads the object at the cursor, itself at nesting depth. Once its first members show it
+// to be a call or a result, its containers are its payload: they are validated and passed over, not
+// walked, since whatever the walk recorded inside would be rolled back. If a later member shows it
+// is neither after all, it is read again, containers walked.
 func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
-	doc := w.docs[w.doc].raw
-	start := l.Pos()
+	from := *l
 	m := w.mark()
 	outer := w.role
 	defer func() { w.role = outer }()
 	var o object
-	empty, f := l.Open(depth)
-	if f != jsonraw.NoFault {
+	skipped, ok := w.readObject(l, depth, ctx, &o, true)
+	if !ok {
 		return false
 	}
-	for more := !empty; more; {
-		keyStart := l.Pos()
-		keyEnd, _, ok := l.Key()
-		if !ok {
+	shape := o.classify(ctx)
+	if skipped && shape != shapeResult && shape != shapeCall {
+		*l, w.role = from, outer
+		w.rollback(m)
+		o = object{}
+		if _, ok := w.readObject(l, depth, ctx, &o, false); !ok {
 			return false
 		}
-		key := jsonKey(doc[keyStart:keyEnd])
-		valStart := l.Pos()
-		switch l.Peek() {
-		case '{', '[':
-			if !w.lexValue(l, depth, contextOf(key)) {
-				return false
-			}
-		default:
-			if !w.lexValue(l, depth, inNone) {
-				return false
-			}
-		}
-		hadRole := o.role.ok()
-		// The node is built in the call's arguments: built in a local first, it was copied there
-		// by wide loads of the narrow stores just made, a store-forwarding stall on every member.
-		o.read(key, jsonNode(doc[valStart:l.Pos()], valStart))
-		if !hadRole && o.role.ok() {
-			// The members after the role are this message's: a new turn, and text read as its role.
-			w.role = o.role
-			w.turn++
-		}
-		if more, ok = l.More('}'); !ok {
-			return false
-		}
+		shape = o.classify(ctx)
 	}
-	o.self = jsonNode(doc[start:l.Pos()], start)
-	switch o.classify(ctx) {
+	switch shape {
 	case shapeCall:
 		w.rollback(m)
 		w.addCall(&o)
@@ -135,4 +115,53 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 		}
 	}
 	return true
+}
+
+// readObject reads the members of the object at the cursor into o; with skip, the containers of an
+// object already known to be a call or a result are passed over (skipped reports that one was).
+func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *object, skip bool) (skipped, ok bool) {
+	doc := w.docs[w.doc].raw
+	start := l.Pos()
+	empty, f := l.Open(depth)
+	if f != jsonraw.NoFault {
+		return false, false
+	}
+	for more := !empty; more; {
+		keyStart := l.Pos()
+		keyEnd, _, ok := l.Key()
+		if !ok {
+			return false, false
+		}
+		key := jsonKey(doc[keyStart:keyEnd])
+		valStart := l.Pos()
+		switch l.Peek() {
+		case '{', '[':
+			if skip && o.isCallOrResult(ctx) {
+				if l.SkipValue(depth) != jsonraw.NoFault {
+					return false, false
+				}
+				skipped = true
+			} else if !w.lexValue(l, depth, contextOf(key)) {
+				return false, false
+			}
+		default:
+			if !w.lexValue(l, depth, inNone) {
+				return false, false
+			}
+		}
+		hadRole := o.role.ok()
+		// The node is built in the call's arguments: built in a local first, it was copied there
+		// by wide loads of the narrow stores just made, a store-forwarding stall on every member.
+		o.read(key, jsonNode(doc[valStart:l.Pos()], valStart))
+		if !hadRole && o.role.ok() {
+			// The members after the role are this message's: a new turn, and text read as its role.
+			w.role = o.role
+			w.turn++
+		}
+		if more, ok = l.More('}'); !ok {
+			return false, false
+		}
+	}
+	o.self = jsonNode(doc[start:l.Pos()], start)
+	return skipped, true
 }

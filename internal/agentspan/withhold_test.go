@@ -182,6 +182,20 @@ func TestWithholdGenAIParts(t *testing.T) {
 	}
 }
 
+// TestWithholdReadsAgainWhenALaterMemberUndoesTheType: an object whose first member says it is a result
+// has its containers passed over as payload; when a later "type" says it is not one after all, it is
+// read again, and a call inside those containers is found.
+func TestWithholdReadsAgainWhenALaterMemberUndoesTheType(t *testing.T) {
+	call := `{"type":"tool_call","id":"call_1","name":"find_customer","arguments":{"q":"Ada"}}`
+	transcript := `[{"type":"tool_call_response","content":[` + call + `],"type":"message"}]`
+	runWithhold(t, withholdCase{
+		attrs:        map[string]any{"gen_ai.input.messages": transcript},
+		tools:        []string{"find_customer"},
+		want:         map[string]string{"gen_ai.input.messages": strings.Replace(transcript, `{"q":"Ada"}`, shapedString, 1)},
+		wantPayloads: 1,
+	})
+}
+
 func TestWithholdVercel(t *testing.T) {
 	v4 := `[{"role":"system","content":"be brief"},` +
 		`{"role":"assistant","content":[{"type":"tool-call","toolCallId":"v1","toolName":"findCustomer","args":{"query":"Ada"}}]},` +

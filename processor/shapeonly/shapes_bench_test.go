@@ -476,7 +476,7 @@ type copies struct {
 }
 
 func newCopies(b *testing.B, in shapesInput) *copies {
-	return &copies{b: b, in: in, perTurn: max(1, (64<<20)/max(in.bytes, 1))}
+	return &copies{b: b, in: in, perTurn: min(max(1, (64<<20)/max(in.bytes, 1)), 256)}
 }
 
 // take returns the next copy. With retrace, its one trace is a new one each time: a new
