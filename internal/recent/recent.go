@@ -72,12 +72,17 @@ func (m *Map[V]) Get(key []byte, now time.Time) (V, bool) {
 	return el.Value.(*entry[V]).value, true
 }
 
-// Refresh makes a present key live ttl from now, as Put would, without building a string of it.
-func (m *Map[V]) Refresh(key []byte, now time.Time) {
-	if el, ok := m.byKey[string(key)]; ok {
-		el.Value.(*entry[V]).at = now
-		m.order.MoveToBack(el)
+// Touch is Get, and makes a live key live ttl from now, as Put would, without building a string of
+// it: one lookup for what would be a Get and a Put.
+func (m *Map[V]) Touch(key []byte, now time.Time) (V, bool) {
+	el, ok := m.byKey[string(key)]
+	if !ok || now.Sub(el.Value.(*entry[V]).at) > m.ttl {
+		var zero V
+		return zero, false
 	}
+	el.Value.(*entry[V]).at = now
+	m.order.MoveToBack(el)
+	return el.Value.(*entry[V]).value, true
 }
 
 // Delete forgets key.

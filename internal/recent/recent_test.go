@@ -60,26 +60,28 @@ func TestRefreshKeepsKeyAlive(t *testing.T) {
 	}
 }
 
-// Refresh moves a key to the young end as a second Put would, without building a string of the key,
-// and leaves an absent key absent.
-func TestRefreshByBytes(t *testing.T) {
+// Touch returns a live key's value and moves the key to the young end as a second Put would, without
+// building a string of the key; it leaves an absent key absent and an expired one expired.
+func TestTouchByBytes(t *testing.T) {
 	m := New[int](2, time.Minute)
 	m.Put("a", 1, t0)
 	m.Put("b", 2, t0.Add(10*time.Second))
 	key := []byte("a")
-	if allocs := testing.AllocsPerRun(10, func() { m.Refresh(key, t0.Add(50*time.Second)) }); allocs != 0 {
-		t.Fatalf("Refresh allocates %v times", allocs)
+	if allocs := testing.AllocsPerRun(10, func() { m.Touch(key, t0.Add(50*time.Second)) }); allocs != 0 {
+		t.Fatalf("Touch allocates %v times", allocs)
 	}
-	m.Refresh([]byte("z"), t0.Add(50*time.Second))
-	if m.Len() != 2 {
-		t.Fatalf("Refresh of an absent key added it: %d entries", m.Len())
+	if v, ok := m.Touch(key, t0.Add(50*time.Second)); !ok || v != 1 {
+		t.Fatalf("Touch = %d, %v; want 1, true", v, ok)
+	}
+	if _, ok := m.Touch([]byte("z"), t0.Add(50*time.Second)); ok || m.Len() != 2 {
+		t.Fatalf("Touch of an absent key found it or added it: %d entries", m.Len())
+	}
+	if _, ok := m.Touch([]byte("b"), t0.Add(75*time.Second)); ok {
+		t.Fatal("Touch found an expired key")
 	}
 	m.Expire(t0.Add(75 * time.Second))
 	if _, ok := m.Get(key, t0.Add(75*time.Second)); !ok {
-		t.Fatal("refreshed key expired")
-	}
-	if ev := m.TakeEvicted(); ev != (Evicted{Age: 1}) {
-		t.Fatalf("want b expired, got %+v", ev)
+		t.Fatal("touched key expired")
 	}
 }
 

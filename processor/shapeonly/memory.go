@@ -103,8 +103,7 @@ func (m *memory) scopes(trace pcommon.TraceID, run string, now time.Time, create
 
 // get returns a scope, refreshing its age; the caller holds mu.
 func (m *memory) get(scopes *recent.Map[*scope], key []byte, now time.Time, create bool) *scope {
-	if s, ok := scopes.Get(key, now); ok {
-		scopes.Refresh(key, now)
+	if s, ok := scopes.Touch(key, now); ok {
 		return s
 	}
 	if !create {
