@@ -34,16 +34,18 @@ const (
 // target must not itself implement confmap.Unmarshaler by calling Unmarshal, or the decoder would
 // call it again: a config's Unmarshal method passes its own type converted to a type without
 // methods.
+//
+// One thing the decoder accepts is refused: a duration written as a bare number (max_wait: 20), which
+// it reads as nanoseconds, where the writer almost surely meant seconds or minutes.
 func Unmarshal(conf *confmap.Conf, target any) error {
 	err := conf.Unmarshal(target)
-	if err == nil {
-		return nil
-	}
 	failures := map[string]error{}
-	collectFailures(err, failures)
-	if len(failures) == 0 {
-		// Not a decoding failure at a place (target is not a pointer, say): nothing to explain.
-		return err
+	if err != nil {
+		collectFailures(err, failures)
+		if len(failures) == 0 {
+			// Not a decoding failure at a place (target is not a pointer, say): nothing to explain.
+			return err
+		}
 	}
 	root := reflect.TypeOf(target).Elem()
 	e := &explainer{root: root, failures: failures, explained: map[string]bool{}}
@@ -125,6 +127,9 @@ func (e *explainer) visit(n node) {
 	failure := n.failureName()
 	if _, failed := e.failures[failure]; failed {
 		e.explain(n, failure)
+	} else if n.typ == durationType && isBareNumber(n.raw) {
+		e.problems = append(e.problems, fmt.Errorf("%s: got %s, expected a duration with its unit (e.g. %s): a bare number is read as nanoseconds",
+			n.path, described(n.raw), durationExamples))
 	}
 	switch n.typ.Kind() {
 	case reflect.Struct:
@@ -207,4 +212,18 @@ func (e *explainer) unexplained(failure string) error {
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// isBareNumber reports whether a decoded YAML value is a number other than 0 (0 needs no unit).
+func isBareNumber(raw any) bool {
+	v := reflect.ValueOf(raw)
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() != 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return v.Uint() != 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() != 0
+	}
+	return false
 }

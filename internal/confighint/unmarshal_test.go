@@ -70,13 +70,15 @@ func problems(t *testing.T, raw map[string]any) []string {
 	return strings.Split(err.Error(), "\n")
 }
 
+// TestValidInputDecodesAsConfUnmarshalDoes: what the decoder accepts decodes the same, but for bare
+// numbers as durations (TestBareNumberDurationsAreRefused).
 func TestValidInputDecodesAsConfUnmarshalDoes(t *testing.T) {
 	for _, raw := range []map[string]any{
 		{},
 		{"limit": 7, "ratio": 1, "budget": "1h30m", "timeout": "5s", "enabled": true},
 		{"fields": "a,b", "classes": map[string]any{"charge_card": "payment"}, "pairs": []any{1, 2}},
 		{"fields": nil, "classes": nil, "defaults": map[string]any{"edit": map[string]any{"kind": "write"}}},
-		{"limit": 2.0, "budget": 3, "tools": map[string]any{"poll": map[string]any{"max_wait": "20m"}, "noop": nil}},
+		{"limit": 2.0, "budget": 0, "tools": map[string]any{"poll": map[string]any{"max_wait": "20m"}, "noop": nil}},
 		{"conventions": []any{map[string]any{"name": "mysdk", "match": map[string]any{"attribute": "k"}}}, "optional": map[string]any{"value": "v"}},
 		{"opaque": map[string]any{"anything": []any{1, "x"}}, "labels": map[string]any{"a": "x,y"}, "nested": map[string]any{"n": map[string]any{"limit": 1}}},
 	} {
@@ -154,6 +156,23 @@ func TestWrongValuesSayWhatIsExpected(t *testing.T) {
 		"enabled":     "yes",
 		"pairs":       "x",
 	}))
+}
+
+// TestBareNumberDurationsAreRefused: the decoder reads max_wait: 20 as 20 nanoseconds; a writer meant
+// seconds or minutes, so it is an error, wherever the duration is. 0 needs no unit and stays valid.
+func TestBareNumberDurationsAreRefused(t *testing.T) {
+	assert.Equal(t, []string{
+		`budget: got the number 20, expected a duration with its unit (e.g. 20m, 1h30m or 500ms): a bare number is read as nanoseconds`,
+		`tools::poll::max_wait: got the number 1.5, expected a duration with its unit (e.g. 20m, 1h30m or 500ms): a bare number is read as nanoseconds`,
+		`timeout: got the number 30, expected a duration with its unit (e.g. 20m, 1h30m or 500ms): a bare number is read as nanoseconds`,
+	}, problems(t, map[string]any{
+		"budget":  20,
+		"tools":   map[string]any{"poll": map[string]any{"max_wait": 1.5}},
+		"timeout": 30,
+	}))
+	cfg := defaultTestConfig()
+	require.NoError(t, Unmarshal(confmap.NewFromStringMap(map[string]any{"budget": 0, "timeout": "30s"}), &cfg))
+	assert.Equal(t, 30*time.Second, cfg.Shared.Timeout)
 }
 
 func TestWhatCannotBeExplainedKeepsTheDecodersWords(t *testing.T) {

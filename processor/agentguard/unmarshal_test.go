@@ -79,6 +79,16 @@ func TestDurationsGetAnExample(t *testing.T) {
 	}, mistakes(t, "durations"))
 }
 
+// TestBareNumberDurationsAreRefused: max_wait: 20 would be 20 nanoseconds, a wait over before its
+// first poll; the collector does not start, and says which field needs a unit.
+func TestBareNumberDurationsAreRefused(t *testing.T) {
+	const expected = "expected a duration with its unit (e.g. 20m, 1h30m or 500ms): a bare number is read as nanoseconds"
+	assert.Equal(t, []string{
+		`tools::get_build_status::max_wait: got the number 20, ` + expected,
+		`run_idle_timeout: got the number 600, ` + expected,
+	}, mistakes(t, "bare_durations"))
+}
+
 func TestWrongTypesGetTheExpectedTypeAndAnExample(t *testing.T) {
 	assert.Equal(t, []string{
 		`no_progress_limit: got "four", expected a whole number (e.g. 10)`,
