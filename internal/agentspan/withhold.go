@@ -207,6 +207,31 @@ func (w *Withholder) Add(owner int32, s Span, body pcommon.Value) int32 {
 	return rec
 }
 
+// AddUnread numbers a record as Add does, for a record the caller knows holds no data-class traffic
+// in this batch: nothing of its owner is data-class, and none of its text names a data-class tool. Its
+// transcripts are not walked, only checked, so that a declared transcript that cannot be read is still
+// withheld whole. Reading it would find calls and results of tools that are not data-class, which
+// decide nothing for any other record: a result is matched to calls of its own owner only, and one
+// whose call is not found is withheld only for an owner that carried data-class data, or from a
+// per-message event (so a record that is one is read).
+func (w *Withholder) AddUnread(owner int32, s Span) int32 {
+	if _, event := w.reg.eventRoles[s.Name]; event {
+		return w.Add(owner, s, pcommon.NewValueEmpty())
+	}
+	w.rec = int32(len(w.records))
+	w.records = append(w.records, record{owner: owner})
+	s.Attrs.Range(func(k string, v pcommon.Value) bool {
+		r, known := w.reg.reading[k]
+		if t := r.transcript; known && r.declared && !t.Text && !t.MayBeText && v.Type() == pcommon.ValueTypeStr {
+			if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !jsonraw.Valid(b) {
+				w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
+			}
+		}
+		return true
+	})
+	return w.rec
+}
+
 // Changed reports whether Apply shaped something in the record Add numbered rec.
 func (w *Withholder) Changed(rec int32) bool { return w.records[rec].changed }
 

@@ -85,6 +85,18 @@ func (m *Map[V]) Touch(key []byte, now time.Time) (V, bool) {
 	return el.Value.(*entry[V]).value, true
 }
 
+// AppendKeys appends the keys held (expired ones too, until Expire or Put drops them) when there are
+// at most limit of them, and reports whether it did.
+func (m *Map[V]) AppendKeys(dst []string, limit int) ([]string, bool) {
+	if len(m.byKey) > limit {
+		return dst, false
+	}
+	for k := range m.byKey {
+		dst = append(dst, k)
+	}
+	return dst, true
+}
+
 // Delete forgets key.
 func (m *Map[V]) Delete(key string) {
 	if el, ok := m.byKey[key]; ok {

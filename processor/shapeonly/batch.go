@@ -38,6 +38,10 @@ type batch struct {
 	noBody    pcommon.Value
 	// locked are the scopes held for reading while the batch is searched.
 	locked []*scope
+	// toRead are the records decide reads; names the data-class tool names searched for.
+	toRead []int32
+	names  []string
+	logs   bool
 }
 
 // owner is a trace, its run, and the memory that goes with them.
@@ -48,6 +52,8 @@ type owner struct {
 	// sets are the fingerprint sets searched for its records; saturated: one of them is full.
 	sets      []*fingerprint.Set
 	saturated bool
+	// walk: its records' values are walked for tool traffic (see unread.go).
+	walk bool
 }
 
 type spanKey struct {
@@ -106,6 +112,7 @@ func (b *batch) start(now time.Time) {
 }
 
 func (b *batch) readSpans(td ptrace.Traces) {
+	b.logs = false
 	rss := td.ResourceSpans()
 	for i := 0; i < rss.Len(); i++ {
 		res := rss.At(i).Resource().Attributes()
@@ -126,6 +133,7 @@ func (b *batch) readSpans(td ptrace.Traces) {
 }
 
 func (b *batch) readLogs(ld plog.Logs) {
+	b.logs = true
 	rls := ld.ResourceLogs()
 	for i := 0; i < rls.Len(); i++ {
 		res := rls.At(i).Resource().Attributes()
@@ -199,6 +207,16 @@ func (b *batch) resolveRuns() {
 	}
 }
 
+// withRun returns an owner, its run's memory looked up again if it had none: another trace of the run
+// may have created it in this batch, and what that trace withheld concerns this one too.
+func (b *batch) withRun(i int32) *owner {
+	o := &b.owners[i]
+	if o.run == nil && o.runID != "" {
+		o.trace, o.run = b.p.memory.scopes(o.traceID, o.runID, b.now, false)
+	}
+	return o
+}
+
 // scopes returns an owner's memory, creating it: something is about to be remembered.
 func (b *batch) scopes(i int32) (*scope, *scope) {
 	o := &b.owners[i]
@@ -208,8 +226,10 @@ func (b *batch) scopes(i int32) (*scope, *scope) {
 	return o.trace, o.run
 }
 
-// decide classes the tool calls, reads every other record's transcripts, and resolves them.
+// decide classes the tool calls, reads every other record's transcripts, and resolves them. The tool
+// calls are classed first: what they learn decides which traces are walked.
 func (b *batch) decide() {
+	b.toRead = b.toRead[:0]
 	for i := range b.records {
 		r := &b.records[i]
 		switch {
@@ -220,15 +240,24 @@ func (b *batch) decide() {
 			}
 			r.dc = r.classed || wrapped || b.p.toolShaped([]byte(r.tool), b.now) || b.CallShaped(r.owner, []byte(r.callID))
 			b.w.AddToolCall(r.owner, r.callID, r.tool, r.dc)
-			if r.dc {
-				continue
-			}
 		case r.classed:
 			// A wrapper that declares its data class carries that data itself.
 			r.dc = true
+		}
+		if r.dc {
+			b.owners[r.owner].walk = true
 			continue
 		}
-		b.read(r)
+		b.toRead = append(b.toRead, int32(i))
+	}
+	b.markWalked(b.toRead, b.logs)
+	for _, i := range b.toRead {
+		if r := &b.records[i]; b.owners[r.owner].walk {
+			b.read(r)
+		} else {
+			r.wrec = b.w.AddUnread(r.owner, agentspan.Span{Scope: r.scope, Name: r.name, Attrs: r.attrs})
+			r.wlast = r.wrec
+		}
 	}
 	b.w.Resolve(b)
 	// A transcript may have shown a tool span's call to be data-class.

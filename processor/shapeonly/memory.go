@@ -150,6 +150,14 @@ func (m *memory) learntAny() bool {
 	return m.tools.Len() > 0
 }
 
+// learntTools appends the tool names learnt to be data-class when there are at most limit of them,
+// and reports whether it did.
+func (m *memory) learntTools(dst []string, limit int) ([]string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tools.AppendKeys(dst, limit)
+}
+
 func (m *memory) toolLearnt(name []byte, now time.Time) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -28,7 +28,7 @@ func (b *batch) CallShaped(owner int32, id []byte) bool {
 
 // TraceShaped implements agentspan.Policy: the trace, or its run, carried data-class data.
 func (b *batch) TraceShaped(owner int32) bool {
-	o := &b.owners[owner]
+	o := b.withRun(owner)
 	return o.trace != nil && o.trace.shaped() || o.run != nil && o.run.shaped()
 }
 

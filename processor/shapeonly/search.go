@@ -29,7 +29,7 @@ import (
 func (b *batch) searchable() bool {
 	found := false
 	for i := range b.owners {
-		o := &b.owners[i]
+		o := b.withRun(int32(i))
 		o.sets, o.saturated = o.sets[:0], false
 		for _, sc := range [2]*scope{o.trace, o.run} {
 			if sc == nil {

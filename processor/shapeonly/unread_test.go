@@ -1,0 +1,127 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package shapeonly
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+)
+
+// A trace with no data-class traffic is not walked (unread.go); these are the ways one might have
+// some anyway, each of which must still be found.
+
+// transcriptCalling is a GenAI transcript in which the assistant calls tool, spelt as given (raw
+// JSON), with arguments naming Jane, and the tool answers with her record.
+func transcriptCalling(tool string) string {
+	return `[{"role":"assistant","parts":[{"type":"tool_call","id":"c9","name":"` + tool + `","arguments":{"account":"` + janeName + `"}}]},` +
+		`{"role":"tool","parts":[{"type":"tool_call_response","id":"c9","response":` + janeRecord + `}]}]`
+}
+
+// TestUnwalkedTracesStillFindDataClassNames: a transcript alone, in a trace that carried nothing
+// data-class before, names the data-class tool in any case, through escapes, or with the Kelvin sign
+// (which lower-cases to k, as tool names are compared): its arguments and result are withheld.
+func TestUnwalkedTracesStillFindDataClassNames(t *testing.T) {
+	for name, spelt := range map[string]string{
+		"as configured":      "kyc_lookup",
+		"another case":       "KYC_Lookup",
+		"escaped underscore": `kyc\u005flookup`,
+		"escaped slash":      `crm\/find`,
+		"kelvin sign":        "\u212Ayc_lookup",
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, func(c *Config) {
+				c.Tools = map[string]string{"kyc_lookup": "customer", "crm/find": "customer"}
+			})
+			out := h.run(inTrace(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": transcriptCalling(spelt)}),
+				pcommon.TraceID{0x51}))
+			got := attr(out, 0, "gen_ai.input.messages")
+			assert.NotContains(t, got, janeName)
+			assert.NotContains(t, got, "jane.roe@example-mail.test")
+		})
+	}
+}
+
+// TestUnwalkedTracesKeepOtherTools: a trace that names no data-class tool keeps its transcripts byte
+// for byte, but one that cannot be read, which is withheld whole wherever it is.
+func TestUnwalkedTracesKeepOtherTools(t *testing.T) {
+	h := newHarness(t, byName)
+	weather := transcriptCalling("get_weather")
+	out := h.run(inTrace(spans(
+		map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": weather},
+		map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": "\ufeff" + weather},
+		map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": `[{"role":"user"`},
+	), pcommon.TraceID{0x52}))
+	assert.Equal(t, weather, attr(out, 0, "gen_ai.input.messages"))
+	assert.Equal(t, `"[withheld]"`, attr(out, 1, "gen_ai.input.messages"), "a BOM before the transcript")
+	assert.Equal(t, `"[withheld]"`, attr(out, 2, "gen_ai.input.messages"), "a transcript cut short")
+}
+
+// TestUnwalkedTracesRememberedBefore: a trace that withheld a customer record in an earlier batch is
+// walked in a later one, whose transcript answers the call by id alone, with text the content search
+// could not know.
+func TestUnwalkedTracesRememberedBefore(t *testing.T) {
+	h := newHarness(t, byName)
+	trace := pcommon.TraceID{0x53}
+	h.run(inTrace(spans(customerSpan("find_customer", nil)), trace))
+	answer := `[{"role":"tool","parts":[{"type":"tool_call_response","id":"call_1","response":{"note":"call her at noon"}}]}]`
+	out := h.run(inTrace(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": answer}), trace))
+	assert.NotContains(t, attr(out, 0, "gen_ai.input.messages"), "call her at noon")
+}
+
+func TestContainsFold(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"find_customer", true}, {`"name":"Find_Customer "`, true}, {"FIND_CUSTOMER", true},
+		{"xfind_customerx", true}, {"find_custome", false}, {"find-customer", false}, {"", false},
+		{"fIND_cUSTOMEr and more", true}, {"find_customer"[:5], false},
+	} {
+		assert.Equal(t, c.want, containsFold([]byte(c.text), "find_customer"), "%q", c.text)
+	}
+}
+
+// TestUnwalkedTracesEventsAndRuns: a span's per-message event, whose result names nothing but an id
+// nobody knows, is withheld while any tool is data-class; and a trace whose run withheld data in this
+// same batch, through another trace, withholds a result it cannot attribute and is searched for what
+// the run withheld. Neither trace names a data-class tool, so both must be walked for other reasons.
+func TestUnwalkedTracesEventsAndRuns(t *testing.T) {
+	t.Run("event", func(t *testing.T) {
+		h := newHarness(t, byName)
+		td := inTrace(spans(map[string]any{"gen_ai.operation.name": "chat"}), pcommon.TraceID{0x54})
+		e := spanAt(td, 0).Events().AppendEmpty()
+		e.SetName("gen_ai.tool.message")
+		e.Attributes().PutStr("id", "call_77")
+		e.Attributes().PutStr("content", "call her at noon")
+		out := h.run(td)
+		assert.NotContains(t, eventAttr(spanAt(out, 0).Events().At(0), "content"), "call her at noon")
+	})
+	t.Run("run", func(t *testing.T) {
+		h := newHarness(t, func(c *Config) { byName(c); c.RunAttributes = []string{"session.id"} })
+		td := inTrace(spans(customerSpan("find_customer", map[string]any{"session.id": "s1"})), pcommon.TraceID{0x55})
+		quoting := inTrace(spans(map[string]any{"session.id": "s1", "app.note": "spoke with " + janeName}), pcommon.TraceID{0x57})
+		other := inTrace(spans(map[string]any{"gen_ai.operation.name": "chat", "session.id": "s1",
+			"gen_ai.input.messages": `[{"role":"tool","parts":[{"type":"tool_call_response","id":"zzz","response":{"note":"call her at noon"}}]}]`}),
+			pcommon.TraceID{0x56})
+		other.ResourceSpans().MoveAndAppendTo(td.ResourceSpans())
+		quoting.ResourceSpans().MoveAndAppendTo(td.ResourceSpans())
+		out := h.run(td)
+		span := func(i int) map[string]any {
+			return out.ResourceSpans().At(i).ScopeSpans().At(0).Spans().At(0).Attributes().AsRaw()
+		}
+		assert.NotContains(t, span(1)["gen_ai.input.messages"], "call her at noon")
+		assert.Equal(t, "spoke with [withheld]", span(2)["app.note"], "what the run withheld in this batch is searched for in all its traces")
+	})
+}
+
+func TestSpellingEscape(t *testing.T) {
+	for text, want := range map[string]bool{
+		`find\u005fcustomer`: true, `a\/b`: true, `say \"hi\"`: false, `C:\\users`: false,
+		`an escaped backslash, then u: \\u0066`: false, `ends in \`: false, `\\\u0066`: true, ``: false,
+	} {
+		assert.Equal(t, want, spellingEscape([]byte(text)), "%q", text)
+	}
+}
