@@ -32,6 +32,7 @@ import (
 	"go.opentelemetry.io/collector/processor/processortest"
 
 	"github.com/agentotel/agentotel/internal/leakcheck"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/shapeonly"
 )
 
@@ -251,13 +252,9 @@ func perSpan(b *testing.B, data costBatch, consume func(ptrace.Traces), changes 
 // one: each iteration is new runs, as every batch a collector receives is. A processor that remembers
 // traces would otherwise meet the same ones again and again, which flatters it.
 func freshTraces(td ptrace.Traces, i uint64) {
-	for _, rs := range td.ResourceSpans().All() {
-		for _, ss := range rs.ScopeSpans().All() {
-			for _, s := range ss.Spans().All() {
-				id := s.TraceID()
-				binary.BigEndian.PutUint64(id[8:], i+1)
-				s.SetTraceID(id)
-			}
-		}
+	for _, s := range walk.Spans(td) {
+		id := s.TraceID()
+		binary.BigEndian.PutUint64(id[8:], binary.BigEndian.Uint64(id[8:])^(i+1))
+		s.SetTraceID(id)
 	}
 }

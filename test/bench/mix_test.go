@@ -1,0 +1,109 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/processor"
+
+	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/processor/agentguard"
+	"github.com/agentotel/agentotel/processor/shapeonly"
+)
+
+// The mix: what the end-to-end throughput test sends (agentgen's mixed scenarios, ten runs per export
+// request), through each processor in process, configured as deploy/scale/tier2.yaml configures them.
+// The anchor is what a collector that forwards the same requests does to each at least: decode it
+// from OTLP protobuf and encode it again. docs/benchmarks.md has the figures.
+
+// mixRequests are 2,000 mixed runs in requests of ten, as agentgen -scenario mix -batch 10 sends them.
+func mixRequests(tb testing.TB) (requests []ptrace.Traces, spans int) {
+	runs := agentgen.Mix(2000, agentgen.Options{Seed: 3})
+	for i := 0; i < len(runs); i += 10 {
+		td := ptrace.NewTraces()
+		for _, r := range runs[i:min(i+10, len(runs))] {
+			r.Traces.ResourceSpans().MoveAndAppendTo(td.ResourceSpans())
+		}
+		spans += td.SpanCount()
+		requests = append(requests, td)
+	}
+	require.NotZero(tb, spans)
+	return requests, spans
+}
+
+func newMixAgentguard(tb testing.TB) processor.Traces {
+	f := agentguard.NewFactory()
+	return start(tb, f, config(tb, f, map[string]any{
+		"no_progress_limit": 4,
+		"volatile_fields":   []any{"served_at", "request_id", "etag", "latency_ms"},
+		"run_budget":        "45m",
+		"tools": map[string]any{
+			"get_build_status": map[string]any{"kind": "wait", "progress_field": "status", "waiting_values": []any{"queued", "running"},
+				"terminal_values": []any{"success", "failed", "cancelled", "timed_out"}, "max_wait": "20m", "min_interval": "5s"},
+			"edit_file": map[string]any{"kind": "write", "state_field": "sha"},
+		},
+	}))
+}
+
+func newMixShapeonly(tb testing.TB) processor.Traces {
+	f := shapeonly.NewFactory()
+	return start(tb, f, config(tb, f, map[string]any{
+		"tools":     map[string]any{customerTool: "customer"},
+		"kept_keys": []any{"query", "question", "status", "source", "kind", "title", "description", "error"},
+	}))
+}
+
+// BenchmarkMix reports each contender's time per span over the mix. Every iteration gets fresh copies
+// of the requests with fresh trace ids (made with the timer stopped), so every run is new to the
+// processors' memory, as on a collector.
+func BenchmarkMix(b *testing.B) {
+	requests, spans := mixRequests(b)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name    string
+		consume func(b *testing.B) func(ptrace.Traces)
+	}{
+		{"otlp-proto-roundtrip", func(b *testing.B) func(ptrace.Traces) {
+			var m ptrace.ProtoMarshaler
+			var u ptrace.ProtoUnmarshaler
+			return func(td ptrace.Traces) {
+				raw, err := m.MarshalTraces(td)
+				require.NoError(b, err)
+				_, err = u.UnmarshalTraces(raw)
+				require.NoError(b, err)
+			}
+		}},
+		{"agentguard", processorPass(ctx, newMixAgentguard)},
+		{"shapeonly", processorPass(ctx, newMixShapeonly)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			consume := c.consume(b)
+			b.ResetTimer()
+			for i := range b.N {
+				b.StopTimer()
+				fresh := freshCopies(requests, uint64(i))
+				b.StartTimer()
+				for _, td := range fresh {
+					consume(td)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spans), "ns/span")
+		})
+	}
+}
+
+// freshCopies copies the requests, giving every trace a new id for iteration i.
+func freshCopies(requests []ptrace.Traces, i uint64) []ptrace.Traces {
+	out := make([]ptrace.Traces, len(requests))
+	for j, td := range requests {
+		out[j] = ptrace.NewTraces()
+		td.CopyTo(out[j])
+		freshTraces(out[j], i)
+	}
+	return out
+}
