@@ -5,6 +5,7 @@ package recent
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -140,5 +141,20 @@ func TestOnEvictSeesEveryEvictionButNotDeletes(t *testing.T) {
 	}
 	if ev := m.TakeEvicted(); ev != (Evicted{}) {
 		t.Errorf("TakeEvicted does not reset: %+v", ev)
+	}
+}
+
+// AppendKeys lists the keys when they are few enough, and nothing otherwise.
+func TestAppendKeysWithinLimit(t *testing.T) {
+	m := New[int](10, time.Minute)
+	m.Put("a", 1, t0)
+	m.Put("b", 2, t0)
+	keys, ok := m.AppendKeys([]string{"x"}, 2)
+	slices.Sort(keys)
+	if !ok || !slices.Equal(keys, []string{"a", "b", "x"}) {
+		t.Fatalf("AppendKeys = %v, %v", keys, ok)
+	}
+	if keys, ok := m.AppendKeys(nil, 1); ok || keys != nil {
+		t.Fatalf("AppendKeys past the limit = %v, %v", keys, ok)
 	}
 }
