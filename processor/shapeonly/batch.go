@@ -38,7 +38,8 @@ type batch struct {
 	noBody    pcommon.Value
 	// locked are the scopes held for reading while the batch is searched.
 	locked []*scope
-	// toRead are the records decide reads; names the data-class tool names searched for.
+	// toRead are the records decide reads; names the data-class tool names searched for in them;
+	// logs: the batch is log records.
 	toRead []int32
 	names  []string
 	logs   bool
@@ -250,7 +251,7 @@ func (b *batch) decide() {
 		}
 		b.toRead = append(b.toRead, int32(i))
 	}
-	b.markWalked(b.toRead, b.logs)
+	b.markWalked()
 	for _, i := range b.toRead {
 		if r := &b.records[i]; b.owners[r.owner].walk {
 			b.read(r)

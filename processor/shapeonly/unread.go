@@ -26,15 +26,15 @@ import (
 // (tools learnt from many span attributes), every trace is walked.
 const maxNamesSearched = 32
 
-// markWalked decides which owners' records are walked; records holds the indexes of the records to
-// read. logs: the batch is log records.
-func (b *batch) markWalked(records []int32, logs bool) {
+// markWalked marks the owners whose records are walked, looking at the records decide is to read
+// (b.toRead).
+func (b *batch) markWalked() {
 	names, searchable := b.shapedNames()
 	for i := range b.owners {
 		o := &b.owners[i]
-		o.walk = o.walk || logs || !searchable || o.runID != "" || b.TraceShaped(int32(i))
+		o.walk = o.walk || b.logs || !searchable || o.runID != "" || b.TraceShaped(int32(i))
 	}
-	for _, i := range records {
+	for _, i := range b.toRead {
 		r := &b.records[i]
 		o := &b.owners[r.owner]
 		if !o.walk && (hasEvents(r) || b.namesTool(r.attrs, names)) {
