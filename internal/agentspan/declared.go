@@ -42,7 +42,7 @@ type Match struct {
 }
 
 // ValidateDeclared checks declared conventions, reporting every problem with its field path
-// (conventions[i].field) and what is allowed.
+// (conventions[i]::field, as the collector writes paths) and what is allowed.
 func ValidateDeclared(declared []Declared) error {
 	var errs []error
 	names := map[string]bool{}
@@ -50,7 +50,7 @@ func ValidateDeclared(declared []Declared) error {
 		names[c.Name] = true
 	}
 	for i, d := range declared {
-		field := func(f string) string { return fmt.Sprintf("conventions[%d].%s", i, f) }
+		field := func(f string) string { return fmt.Sprintf("conventions[%d]::%s", i, f) }
 		switch {
 		case strings.TrimSpace(d.Name) == "":
 			errs = append(errs, fmt.Errorf("%s: must name the convention, e.g. mysdk", field("name")))
@@ -64,7 +64,7 @@ func ValidateDeclared(declared []Declared) error {
 		case d.Match.Attribute != "" && d.Match.Scope != "":
 			errs = append(errs, fmt.Errorf("%s: set attribute or scope, not both", field("match")))
 		case d.Match.Value != "" && d.Match.Attribute == "":
-			errs = append(errs, fmt.Errorf("%s: value needs an attribute", field("match.value")))
+			errs = append(errs, fmt.Errorf("%s: value needs an attribute", field("match::value")))
 		}
 		if d.ToolName == "" && len(d.Transcripts) == 0 {
 			errs = append(errs, fmt.Errorf("%s: declare tool_name (for tool spans) or transcripts (for model spans), or both", field("tool_name")))

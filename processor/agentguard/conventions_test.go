@@ -116,12 +116,12 @@ func TestDeclaredConventionsAreValidated(t *testing.T) {
 	err := cfg.Validate()
 	require.Error(t, err)
 	for _, want := range []string{
-		`conventions[0].name: "genai" is taken`,
-		"conventions[0].match: set attribute (and optionally value) or scope",
-		"conventions[0].tool_name: call_id, arguments and result describe tool spans",
-		"conventions[1].name: must name the convention",
-		"conventions[1].match.value: value needs an attribute",
-		"conventions[1].tool_name: declare tool_name (for tool spans) or transcripts",
+		`conventions[0]::name: "genai" is taken`,
+		"conventions[0]::match: set attribute (and optionally value) or scope",
+		"conventions[0]::tool_name: call_id, arguments and result describe tool spans",
+		"conventions[1]::name: must name the convention",
+		"conventions[1]::match::value: value needs an attribute",
+		"conventions[1]::tool_name: declare tool_name (for tool spans) or transcripts",
 	} {
 		assert.Contains(t, err.Error(), want)
 	}
