@@ -44,8 +44,8 @@ func (b *batch) markWalked() {
 }
 
 // shapedNames are the data-class tool names, normalised, and whether they can be searched for: at
-// most maxNamesSearched, each of ASCII (a name compares case-insensitively, and ASCII letters are all
-// the search folds).
+// most maxNamesSearched, each of printable ASCII (a name compares case-insensitively, and ASCII
+// letters are all the search folds) but for the quote and the backslash, which JSON writes escaped.
 func (b *batch) shapedNames() ([]string, bool) {
 	names := b.names[:0]
 	for name, shaped := range b.p.tools {
@@ -59,20 +59,20 @@ func (b *batch) shapedNames() ([]string, bool) {
 		return nil, false
 	}
 	for _, n := range names {
-		if n == "" || !isASCII(n) {
+		if !searchableName(n) {
 			return nil, false
 		}
 	}
 	return names, true
 }
 
-func isASCII(s string) bool {
+func searchableName(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
 			return false
 		}
 	}
-	return true
+	return s != ""
 }
 
 // hasEvents reports whether a span has events but agentguard's stuck event.

@@ -117,6 +117,20 @@ func TestUnwalkedTracesEventsAndRuns(t *testing.T) {
 	})
 }
 
+// TestNamesJSONWritesEscapedAreNotSearched: a data-class tool whose name holds a quote is written \" in
+// a transcript, so its name cannot be searched for: every trace is walked, and the call found.
+func TestNamesJSONWritesEscapedAreNotSearched(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Tools = map[string]string{`crm "find"`: "customer"} })
+	out := h.run(inTrace(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": transcriptCalling(`crm \"find\"`)}),
+		pcommon.TraceID{0x58}))
+	assert.NotContains(t, attr(out, 0, "gen_ai.input.messages"), janeName)
+	assert.False(t, searchableName(`crm "find"`))
+	assert.False(t, searchableName(`a\b`))
+	assert.False(t, searchableName("tab\there"))
+	assert.False(t, searchableName("Zoë"))
+	assert.True(t, searchableName("find_customer"))
+}
+
 func TestSpellingEscape(t *testing.T) {
 	for text, want := range map[string]bool{
 		`find\u005fcustomer`: true, `a\/b`: true, `say \"hi\"`: false, `C:\\users`: false,
