@@ -118,10 +118,11 @@ func valueNames(v pcommon.Value, names []string) bool {
 }
 
 // mayName reports whether text holds one of names, ASCII letters compared case-insensitively; a \u or
-// \/ escape, which could spell a name without its letters; or the Kelvin sign, the one character
-// outside ASCII that lower-cases into it (to k), as tool names are compared.
+// \/ escape, which could spell a name without its letters; or one of the two characters outside ASCII
+// that lower-case into it, as tool names are compared: the Kelvin sign (to k) and the capital I with a
+// dot (to i).
 func mayName(text []byte, names []string) bool {
-	if spellingEscape(text) || bytes.Contains(text, []byte("\u212a")) {
+	if spellingEscape(text) || bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u0130")) {
 		return true
 	}
 	for _, n := range names {

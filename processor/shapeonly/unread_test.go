@@ -21,8 +21,9 @@ func transcriptCalling(tool string) string {
 }
 
 // TestUnwalkedTracesStillFindDataClassNames: a transcript alone, in a trace that carried nothing
-// data-class before, names the data-class tool in any case, through escapes, or with the Kelvin sign
-// (which lower-cases to k, as tool names are compared): its arguments and result are withheld.
+// data-class before, names the data-class tool in any case, through escapes, or with the Kelvin sign or
+// the dotted capital I (which lower-case to k and i, as tool names are compared): its arguments and
+// result are withheld.
 func TestUnwalkedTracesStillFindDataClassNames(t *testing.T) {
 	for name, spelt := range map[string]string{
 		"as configured":      "kyc_lookup",
@@ -30,10 +31,11 @@ func TestUnwalkedTracesStillFindDataClassNames(t *testing.T) {
 		"escaped underscore": `kyc\u005flookup`,
 		"escaped slash":      `crm\/find`,
 		"kelvin sign":        "\u212Ayc_lookup",
+		"dotted capital I":   "r\u0130sk_check",
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t, func(c *Config) {
-				c.Tools = map[string]string{"kyc_lookup": "customer", "crm/find": "customer"}
+				c.Tools = map[string]string{"kyc_lookup": "customer", "crm/find": "customer", "risk_check": "customer"}
 			})
 			out := h.run(inTrace(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": transcriptCalling(spelt)}),
 				pcommon.TraceID{0x51}))
