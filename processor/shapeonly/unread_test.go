@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
 // A trace with no data-class traffic is not walked (unread.go); these are the ways one might have
@@ -140,4 +142,45 @@ func TestSpellingEscape(t *testing.T) {
 	} {
 		assert.Equal(t, want, spellingEscape([]byte(text)), "%q", text)
 	}
+}
+
+// FuzzUnwalkedAsWalked: whatever a batch holds, checking a trace instead of walking it changes nothing.
+// The same batch goes through two processors: one configured with find_customer, which checks the
+// traces that name no data-class tool, and one that also names a tool outside ASCII, which it cannot
+// search for, so it walks every trace. Both must write the same bytes. The batch is one model span with
+// data as its GenAI transcript and as its input.value, and a span event.
+func FuzzUnwalkedAsWalked(f *testing.F) {
+	for _, seed := range []string{
+		transcriptCalling("find_customer"), transcriptCalling("Find_Customer"), transcriptCalling("get_weather"),
+		transcriptCalling(`find\u005fcustomer`), transcriptCalling("fınd_customer"),
+		`[{"role":"tool","parts":[{"type":"tool_call_response","id":"zz","response":{"note":"call her at noon"}}]}]`,
+		`{"messages":[{"role":"assistant","tool_calls":[{"id":"cc","type":"function","function":{"name":"find_customer","arguments":"{\"q\":1}"}}]},` +
+			`{"role":"tool","tool_call_id":"cc","content":"Ada Lovelace"}]}`,
+		`[{"toolCallType":"function","toolCallId":"xx","toolName":"FIND_CUSTOMER ","args":"{\"q\":\"Ada\"}"}]`,
+		`[]`, `[`, "\ufeff[]", `x`, ``,
+	} {
+		f.Add(seed, false)
+	}
+	f.Fuzz(func(t *testing.T, data string, event bool) {
+		batch := func() ptrace.Traces {
+			td := inTrace(spans(map[string]any{}), pcommon.TraceID{0x59})
+			attrs := spanAt(td, 0).Attributes()
+			attrs.PutStr("gen_ai.operation.name", "chat")
+			attrs.PutStr("gen_ai.input.messages", data)
+			attrs.PutStr("input.value", data)
+			if event {
+				e := spanAt(td, 0).Events().AppendEmpty()
+				e.SetName("gen_ai.tool.message")
+				e.Attributes().PutStr("content", data)
+			}
+			return td
+		}
+		checked := newHarness(t, byName).run(batch())
+		walked := newHarness(t, func(c *Config) { c.Tools = map[string]string{customerTool: "customer", "zoë": "customer"} }).run(batch())
+		a, err := (&ptrace.JSONMarshaler{}).MarshalTraces(checked)
+		require.NoError(t, err)
+		b, err := (&ptrace.JSONMarshaler{}).MarshalTraces(walked)
+		require.NoError(t, err)
+		require.Equal(t, string(b), string(a))
+	})
 }
