@@ -47,6 +47,8 @@ func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string) {
 // annotateModel writes what a model call's reply was.
 func annotateModel(span ptrace.Span, v progress.ModelVerdict, c progress.ModelCall, run string) {
 	attrs := span.Attributes()
+	// One growth for all of them: each Put past the capacity would copy every attribute again.
+	attrs.EnsureCapacity(attrs.Len() + 5)
 	attrs.PutInt(annotation.Round, int64(v.Round))
 	attrs.PutStr(annotation.Finish, finishNames[c.Finish])
 	attrs.PutStr(annotation.Run, run)
@@ -61,6 +63,7 @@ func annotateModel(span ptrace.Span, v progress.ModelVerdict, c progress.ModelCa
 // annotateRoot writes how the run ended on the root span that ended it.
 func annotateRoot(span ptrace.Span, s progress.Summary, run string) {
 	attrs := span.Attributes()
+	attrs.EnsureCapacity(attrs.Len() + 6)
 	attrs.PutStr(annotation.Outcome, string(s.Outcome))
 	attrs.PutInt(annotation.Rounds, int64(s.Rounds))
 	if !math.IsNaN(s.TurnEfficiency) {
