@@ -78,14 +78,16 @@ func (w *Withholder) lexValue(l *jsonraw.Lexer, depth int, ctx context) bool {
 // lexObject reads the object at the cursor, itself at nesting depth. Once its first members show it
 // to be a call or a result, its containers are its payload: they are validated and passed over, not
 // walked, since whatever the walk recorded inside would be rolled back. If a later member shows it
-// is neither after all, it is read again, containers walked.
+// is neither after all, it is read again, containers walked, and so is everything inside it: read
+// again with passing over allowed, each level of a document nested deep could read its inner levels
+// twice, and the walk take time exponential in the depth.
 func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 	from := *l
 	m := w.mark()
 	outer := w.role
 	defer func() { w.role = outer }()
 	var o object
-	skipped, ok := w.readObject(l, depth, ctx, &o, true)
+	skipped, ok := w.readObject(l, depth, ctx, &o)
 	if !ok {
 		return false
 	}
@@ -94,7 +96,10 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 		*l, w.role = from, outer
 		w.rollback(m)
 		o = object{}
-		if _, ok := w.readObject(l, depth, ctx, &o, false); !ok {
+		w.walkAll = true
+		_, ok := w.readObject(l, depth, ctx, &o)
+		w.walkAll = false
+		if !ok {
 			return false
 		}
 		shape = o.classify(ctx)
@@ -117,9 +122,10 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 	return true
 }
 
-// readObject reads the members of the object at the cursor into o; with skip, the containers of an
-// object already known to be a call or a result are passed over (skipped reports that one was).
-func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *object, skip bool) (skipped, ok bool) {
+// readObject reads the members of the object at the cursor into o; unless walkAll is set, the
+// containers of an object already known to be a call or a result are passed over (skipped reports that
+// one was).
+func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *object) (skipped, ok bool) {
 	doc := w.docs[w.doc].raw
 	start := l.Pos()
 	empty, f := l.Open(depth)
@@ -136,7 +142,7 @@ func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *obj
 		valStart := l.Pos()
 		switch l.Peek() {
 		case '{', '[':
-			if skip && o.isCallOrResult(ctx) {
+			if !w.walkAll && o.isCallOrResult(ctx) {
 				if l.SkipValue(depth) != jsonraw.NoFault {
 					return false, false
 				}

@@ -83,9 +83,11 @@ type Withholder struct {
 	edits   []edit
 	out     []byte
 
-	// walk state of the document being read; inEvent: it is a per-message event's
+	// walk state of the document being read; inEvent: it is a per-message event's; walkAll: an
+	// object is being read again, payloads and all (walk_json.go).
 	rec, doc, turn int32
 	inEvent        bool
+	walkAll        bool
 	role           node
 	// pending are the calls recorded so far; those from pendingStart on are the latest message's that
 	// made calls (of turn pendingTurn), which an anonymous result may answer.

@@ -196,6 +196,24 @@ func TestWithholdReadsAgainWhenALaterMemberUndoesTheType(t *testing.T) {
 	})
 }
 
+// TestWithholdRereadsDoNotCompound: every level of this document says it is a result, has its payload
+// passed over, then says it is not, and is read again. Were the levels inside read again with passing
+// over allowed, each would read its own inner levels twice: 2^60 reads at this depth, a walk that never
+// ends. Read again payloads and all, the walk is linear in the depth.
+func TestWithholdRereadsDoNotCompound(t *testing.T) {
+	doc := `{"type":"tool_call","id":"c1","name":"find_customer","arguments":{"q":"Ada"}}`
+	for range 60 {
+		doc = `{"inner":` + doc + `,"type":"tool_call_response","payload":[1],"type":"message"}`
+	}
+	transcript := "[" + doc + "]"
+	runWithhold(t, withholdCase{
+		attrs:        map[string]any{"gen_ai.input.messages": transcript},
+		tools:        []string{"find_customer"},
+		want:         map[string]string{"gen_ai.input.messages": strings.Replace(transcript, `{"q":"Ada"}`, shapedString, 1)},
+		wantPayloads: 1,
+	})
+}
+
 func TestWithholdVercel(t *testing.T) {
 	v4 := `[{"role":"system","content":"be brief"},` +
 		`{"role":"assistant","content":[{"type":"tool-call","toolCallId":"v1","toolName":"findCustomer","args":{"query":"Ada"}}]},` +
