@@ -111,6 +111,32 @@ func FuzzAddJSONLeaves(f *testing.F) {
 	})
 }
 
+// TestAddLeavesAsOneByOne: AddLeaves holds what AddLeaf holds after each of the leaves, and says the
+// same, in a Set with room for them all and in one that fills up part way.
+func TestAddLeavesAsOneByOne(t *testing.T) {
+	for _, n := range []int{1, 10, 1000} {
+		for _, maxEntries := range []int{1 << 20, 40} {
+			leaves := customerLeaves(n)
+			got, want := NewSet(maxEntries), NewSet(maxEntries)
+			got.AddLeaf([]byte("Jane Roe-Whitfield"))
+			want.AddLeaf([]byte("Jane Roe-Whitfield"))
+			added, full := got.AddLeaves(leaves)
+			wantAdded, wantFull := 0, false
+			for _, leaf := range leaves {
+				a, f := want.AddLeaf(leaf)
+				wantAdded += a
+				wantFull = wantFull || f
+			}
+			if added != wantAdded || full != wantFull {
+				t.Errorf("%d leaves, max %d: AddLeaves = %d, %v; one by one %d, %v", n, maxEntries, added, full, wantAdded, wantFull)
+			}
+			if diff := setDiff(got, want); diff != "" {
+				t.Errorf("%d leaves, max %d: %s", n, maxEntries, diff)
+			}
+		}
+	}
+}
+
 // referenceLeaves lists the leaves AddJSONLeaves remembers of doc, in order, or returns why doc
 // is not valid JSON: it validates the whole document first, then walks it with jsonraw's
 // iterators for valid JSON, and validates each stringified document before walking it.
@@ -141,7 +167,8 @@ func referenceLeaves(doc []byte, kept func([]byte) bool) ([][]byte, error) {
 			leaves = append(leaves, text)
 		}
 	}
-	walk(doc[jsonraw.SkipSpace(doc, 0):], false, false)
+	// The document without the whitespace around it: a top-level string is unquoted as it stands.
+	walk(bytes.TrimRight(doc[jsonraw.SkipSpace(doc, 0):], " \t\r\n"), false, false)
 	return leaves, nil
 }
 

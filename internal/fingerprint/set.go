@@ -88,6 +88,24 @@ func (s *Set) AddLeaf(leaf []byte) (added int, full bool) {
 	return added, full
 }
 
+// AddLeaves is AddLeaf for many leaves at once, as the strings of one structured value arrive: the
+// table is sized once and the prefilter rebuilt once, at the end, rather than as each leaf grows them.
+// It returns the fingerprints added over all of them, and full as AddLeaf does.
+func (s *Set) AddLeaves(leaves [][]byte) (added int, full bool) {
+	bound := 0
+	for _, leaf := range leaves {
+		bound += fingerprintsOf(len(leaf))
+	}
+	s.reserve(bound)
+	for _, leaf := range leaves {
+		n, f := s.addLeaf(leaf)
+		added += n
+		full = full || f
+	}
+	s.syncFilter()
+	return added, full
+}
+
 // addLeaf is AddLeaf but for the prefilter, which may be left stale: callers that add many leaves
 // at once sync it at the end.
 func (s *Set) addLeaf(leaf []byte) (added int, full bool) {

@@ -251,6 +251,23 @@ func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bo
 	return added
 }
 
+// addLeaves remembers withheld texts, each as one leaf, and returns how many fingerprints were added.
+// A leaf is short, and adding one again adds nothing, so they are not noted in added.
+func (s *scope) addLeaves(perScope int, leaves [][]byte) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dataClass = true
+	if s.saturated {
+		return 0
+	}
+	if s.set == nil {
+		s.set = fingerprint.NewSet(perScope)
+	}
+	added, full := s.set.AddLeaves(leaves)
+	s.saturated = full
+	return added
+}
+
 // fingerprintsPerAddedText bounds scope.added by the fingerprints the scope holds, and so, through
 // max_fingerprints, the memory all scopes spend on it: an entry of about 40 bytes per 64
 // fingerprints, which take 512 bytes of table.

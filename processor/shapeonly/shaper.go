@@ -29,6 +29,10 @@ type valueShaper struct {
 	remembered map[rememberedText]struct{}
 	shaped     map[string]shapedValue
 	shapedOut  []byte
+	// nesting is how deep shapeAttr is in one value; leaves are the leaves of that value, remembered
+	// together when it is done.
+	nesting int
+	leaves  [][]byte
 }
 
 // shapedValue is what shaping a raw value gave: shapedOut[from:to], and its counts.
@@ -69,7 +73,32 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 // valid JSON.
 func (s *valueShaper) rememberJSON(owner int32, doc []byte) { s.remember(owner, true, doc) }
 
-func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) { s.remember(owner, false, leaf) }
+// rememberLeaf remembers a withheld text as one leaf. Inside a structured value it waits for the
+// value's other leaves, so that they go to the fingerprints together (flushLeaves): one lock, one sizing
+// of the table and one rebuild of the prefilter for all of them. Such leaves are short and adding one
+// again adds nothing, so they are not looked up in remembered first: hashing each would cost more.
+func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) {
+	if s.nesting == 0 || owner < 0 {
+		s.remember(owner, false, leaf)
+		return
+	}
+	s.leaves = append(s.leaves, leaf)
+}
+
+// flushLeaves remembers the leaves a structured value gathered.
+func (s *valueShaper) flushLeaves(owner int32) {
+	if len(s.leaves) == 0 {
+		return
+	}
+	o := &s.b.owners[owner]
+	for _, sc := range [2]*scope{o.trace, o.run} {
+		if sc != nil {
+			s.b.p.memory.account(sc, sc.addLeaves(s.b.p.cfg.MaxFingerprintsPerTrace, s.leaves))
+		}
+	}
+	clear(s.leaves)
+	s.leaves = s.leaves[:0]
+}
 
 // forget drops what was remembered and shaped in this batch (shaped's keys view its records' strings).
 func (s *valueShaper) forget() {
@@ -148,6 +177,15 @@ func (s *valueShaper) count(stats countsonly.Stats, err error) {
 // shapeAttr shapes one attribute value in place; key is its attribute or map key. What it withholds
 // is remembered for owner as r says.
 func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r agentspan.Remember) {
+	s.nesting++
+	s.shapeIn(key, v, owner, r)
+	if s.nesting--; s.nesting == 0 {
+		s.flushLeaves(owner)
+	}
+}
+
+// shapeIn is shapeAttr's work, inside the value being shaped.
+func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r agentspan.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		text := jsonraw.StringBytes(v.Str())
