@@ -227,12 +227,9 @@ func (s *scope) shaped() bool {
 func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bool) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.dataClass = true
-	if s.saturated {
+	set := s.writable(perScope)
+	if set == nil {
 		return 0
-	}
-	if s.set == nil {
-		s.set = fingerprint.NewSet(perScope)
 	}
 	if _, done := s.added[key]; done {
 		return 0
@@ -240,9 +237,9 @@ func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bo
 	var added int
 	var full bool
 	if key.json {
-		added, full, _ = s.set.AddJSONLeaves(text, kept)
+		added, full, _ = set.AddJSONLeaves(text, kept)
 	} else {
-		added, full = s.set.AddLeaf(text)
+		added, full = set.AddLeaf(text)
 	}
 	s.saturated = full
 	if !full {
@@ -256,16 +253,26 @@ func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bo
 func (s *scope) addLeaves(perScope int, leaves [][]byte) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	set := s.writable(perScope)
+	if set == nil {
+		return 0
+	}
+	added, full := set.AddLeaves(leaves)
+	s.saturated = full
+	return added
+}
+
+// writable marks the scope data-class and returns its set, created on first use, or nil once the set
+// is full; the caller holds mu.
+func (s *scope) writable(perScope int) *fingerprint.Set {
 	s.dataClass = true
 	if s.saturated {
-		return 0
+		return nil
 	}
 	if s.set == nil {
 		s.set = fingerprint.NewSet(perScope)
 	}
-	added, full := s.set.AddLeaves(leaves)
-	s.saturated = full
-	return added
+	return s.set
 }
 
 // fingerprintsPerAddedText bounds scope.added by the fingerprints the scope holds, and so, through
