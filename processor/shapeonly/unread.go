@@ -66,6 +66,8 @@ func (b *batch) shapedNames() ([]string, bool) {
 	return names, true
 }
 
+// searchableName reports whether a name is written in JSON as it is, letters that fold as ASCII: it is
+// printable ASCII but for the quote and the backslash.
 func searchableName(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
