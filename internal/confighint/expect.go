@@ -77,13 +77,21 @@ func described(raw any) string {
 	case map[string]any:
 		return "a map"
 	}
+	if isNumber(raw) {
+		return fmt.Sprintf("the number %v", raw)
+	}
+	return fmt.Sprintf("%v", raw)
+}
+
+// isNumber reports whether a decoded YAML value is a number.
+func isNumber(raw any) bool {
 	switch reflect.ValueOf(raw).Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
 		reflect.Float32, reflect.Float64:
-		return fmt.Sprintf("the number %v", raw)
+		return true
 	}
-	return fmt.Sprintf("%v", raw)
+	return false
 }
 
 // wrongValue explains a value that does not decode into t: what was written, what is expected and an

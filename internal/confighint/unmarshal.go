@@ -217,13 +217,5 @@ func sortedKeys[V any](m map[string]V) []string {
 // isBareNumber reports whether a decoded YAML value is a number other than 0 (0 needs no unit).
 func isBareNumber(raw any) bool {
 	v := reflect.ValueOf(raw)
-	switch v.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return v.Int() != 0
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return v.Uint() != 0
-	case reflect.Float32, reflect.Float64:
-		return v.Float() != 0
-	}
-	return false
+	return isNumber(raw) && !v.Equal(reflect.Zero(v.Type()))
 }
