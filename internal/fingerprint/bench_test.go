@@ -206,9 +206,8 @@ func BenchmarkAddLeaf(b *testing.B) {
 			var s *Set
 			for b.Loop() {
 				s = NewSet(1 << 20)
-				for _, l := range leaves {
-					s.AddLeaf(l)
-				}
+				s.AddLeaves(leaves)
+				s.Build()
 			}
 			b.ReportMetric(float64(s.SizeBytes())/(float64(total)/1024), "setB/KiB")
 			b.ReportMetric(float64(s.Len()), "fingerprints")
@@ -231,6 +230,7 @@ func BenchmarkAddJSONLeaves(b *testing.B) {
 			b.Run(name+bs.name, func(b *testing.B) {
 				held := NewSet(1 << 20)
 				held.AddJSONLeaves(doc, nil)
+				held.Build()
 				b.SetBytes(int64(len(doc)))
 				b.ReportAllocs()
 				for b.Loop() {
@@ -238,9 +238,10 @@ func BenchmarkAddJSONLeaves(b *testing.B) {
 					if !again {
 						s = NewSet(1 << 20)
 					}
-					if _, full, err := s.AddJSONLeaves(doc, nil); full || err != nil {
+					if full, err := s.AddJSONLeaves(doc, nil); full || err != nil {
 						b.Fatal(full, err)
 					}
+					s.Build()
 				}
 			})
 		}

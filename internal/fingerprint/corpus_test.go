@@ -69,8 +69,7 @@ func transcriptText(size int) []byte {
 // setOf returns a Set holding leaves.
 func setOf(leaves ...[]byte) *Set {
 	s := NewSet(1 << 20)
-	for _, l := range leaves {
-		s.AddLeaf(l)
-	}
+	s.AddLeaves(leaves)
+	s.Build()
 	return s
 }

@@ -13,13 +13,14 @@
 // # What is remembered
 //
 // A leaf is a withheld value as decoded text ([Set.AddLeaf]; [Set.AddJSONLeaves] collects the
-// leaves of a shaped JSON value). Leaves shorter than 8 bytes are not remembered: runs that short
-// are too common to mean anything. Of a leaf's 8-byte windows, the first (flagged START), the last
-// (flagged END) and every 4th in between are remembered, plus one fingerprint of the whole leaf
-// (its first and last windows and its length). Each is a 56-bit keyed hash: two rounds of a
-// 64x64-bit multiply fold over the window and keys drawn from crypto/rand when the process
-// starts, so the table cannot be read back as text, and an unrelated window matches one by
-// chance about once in 2^56 lookups.
+// leaves of a shaped JSON value). Adds are listed, and searched for once [Set.Build] has inserted
+// them: a batch's adds to one Set are built together. Leaves shorter than 8 bytes are not
+// remembered: runs that short are too common to mean anything. Of a leaf's 8-byte windows, the
+// first (flagged START), the last (flagged END) and every 4th in between are remembered, plus one
+// fingerprint of the whole leaf (its first and last windows and its length). Each is a 56-bit keyed
+// hash: two rounds of a 64x64-bit multiply fold over the window and keys drawn from crypto/rand
+// when the process starts, so the table cannot be read back as text, and an unrelated window
+// matches one by chance about once in 2^56 lookups.
 //
 // # What is withheld
 //
@@ -52,11 +53,11 @@
 // sequence is also tried as the start of a leaf read afresh from there; nearly all are ruled out
 // by the first byte or the first window they would give, without decoding anything.
 //
-// The guarantee, fuzzed by FuzzInvariant: after AddLeaf(s) with len(s) >= 8, a text holding s
-// verbatim, or JSON-encoded up to three times with any mix of escapes, anywhere among any bytes,
-// comes back from RedactText holding neither s nor that encoding of it. A leaf that is part of the
-// marker itself ("withheld") is the exception: the marker is what replaces it. Text that shares
-// no window with any leaf comes back byte for byte.
+// The guarantee, fuzzed by FuzzInvariant: after AddLeaf(s) and Build with len(s) >= 8, a text
+// holding s verbatim, or JSON-encoded up to three times with any mix of escapes, anywhere among any
+// bytes, comes back from RedactText holding neither s nor that encoding of it. A leaf that is part
+// of the marker itself ("withheld") is the exception: the marker is what replaces it. Text that
+// shares no window with any leaf comes back byte for byte.
 //
 // # Cost
 //

@@ -93,6 +93,7 @@ func FuzzRedact(f *testing.F) {
 				s.AddLeaf(data[from:min(len(data), from+8+i*5)])
 			}
 		}
+		s.Build()
 		sets := []*Set{s}
 		var sc Scanner
 		text, changed := sc.RedactText(nil, sets, data)

@@ -18,26 +18,17 @@ import (
 // numbers and literals are kept by shaping, so they are not leaves.
 //
 // If doc is not valid JSON, shaping withholds it whole, so it is remembered whole as one leaf,
-// and the error is returned. added and full are as for AddLeaf, summed over the leaves.
-func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (added int, full bool, err error) {
+// and the error is returned. full is as for AddLeaf; a search finds the leaves once Build has run.
+func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (full bool, err error) {
 	c := collectors.Get().(*leafCollector)
 	defer c.release()
 	if err := c.collect(doc, kept); err != nil {
-		added, full = s.AddLeaf(doc)
-		return added, full, err
+		return s.AddLeaf(doc), err
 	}
-	bound := 0
 	for _, leaf := range c.leaves {
-		bound += fingerprintsOf(leaf.end - leaf.start)
+		full = s.addLeaf(c.text(doc, leaf)) || full
 	}
-	s.reserve(bound)
-	for _, leaf := range c.leaves {
-		n, f := s.addLeaf(c.text(doc, leaf))
-		added += n
-		full = full || f
-	}
-	s.syncFilter()
-	return added, full, nil
+	return full, nil
 }
 
 // collectors keep leafCollectors' buffers from one AddJSONLeaves to the next: every tool result

@@ -24,9 +24,10 @@ func TestAddJSONLeaves(t *testing.T) {
 		"short": "Ada"
 	}`)
 	s := NewSet(1000)
-	if _, full, err := s.AddJSONLeaves(doc, keptKeys("query", "status")); err != nil || full {
+	if full, err := s.AddJSONLeaves(doc, keptKeys("query", "status")); err != nil || full {
 		t.Fatalf("full %v, err %v", full, err)
 	}
+	s.Build()
 	var sc Scanner
 	for text, want := range map[string]bool{
 		"Jane Roe-Whitfield":               true, // in an array under a kept key: arrays are withheld whole
@@ -49,8 +50,8 @@ func TestAddJSONLeaves(t *testing.T) {
 func TestAddJSONLeavesOfInvalidJSONAddsTheWholeText(t *testing.T) {
 	doc := []byte(`{"name": "Jane Doe", oops}`)
 	s := NewSet(1000)
-	added, _, err := s.AddJSONLeaves(doc, nil)
-	if !errors.Is(err, jsonraw.ErrSyntax) || added == 0 {
+	_, err := s.AddJSONLeaves(doc, nil)
+	if added := s.Build(); !errors.Is(err, jsonraw.ErrSyntax) || added == 0 {
 		t.Fatalf("added %d, err %v", added, err)
 	}
 	var sc Scanner
@@ -64,8 +65,8 @@ func TestAddJSONLeavesOfInvalidJSONAddsTheWholeText(t *testing.T) {
 
 // FuzzAddJSONLeaves holds AddJSONLeaves, which validates and collects in one pass, to the slow,
 // obvious reading of its contract (referenceLeaves): the same error, the same counts, and a Set
-// that holds the same fingerprints, filter and flags as adding the reference's leaves one by one
-// (its table may be larger: AddJSONLeaves reserves room for a bound on what it adds).
+// that holds the same fingerprints, filter and flags as adding the reference's leaves one by one,
+// building after each (its table may be larger: Build reserves room for a bound on what it adds).
 // A prefilled leaf and a small bound make leaves that are already held and Sets that fill up.
 func FuzzAddJSONLeaves(f *testing.F) {
 	for _, doc := range []string{
@@ -88,9 +89,10 @@ func FuzzAddJSONLeaves(f *testing.F) {
 			kept = func(k []byte) bool { return len(k)%int(keepLen%8) == 0 }
 		}
 		got, want := NewSet(int(maxEntries)), NewSet(int(maxEntries))
-		got.AddLeaf(prefill)
-		want.AddLeaf(prefill)
-		added, full, err := got.AddJSONLeaves(doc, kept)
+		addBuilt(got, prefill)
+		addBuilt(want, prefill)
+		full, err := got.AddJSONLeaves(doc, kept)
+		added := got.Build()
 
 		leaves, wantErr := referenceLeaves(doc, kept)
 		if wantErr != nil {
@@ -98,7 +100,7 @@ func FuzzAddJSONLeaves(f *testing.F) {
 		}
 		wantAdded, wantFull := 0, false
 		for _, leaf := range leaves {
-			n, f := want.AddLeaf(leaf)
+			n, f := addBuilt(want, leaf)
 			wantAdded += n
 			wantFull = wantFull || f
 		}
@@ -111,19 +113,20 @@ func FuzzAddJSONLeaves(f *testing.F) {
 	})
 }
 
-// TestAddLeavesAsOneByOne: AddLeaves holds what AddLeaf holds after each of the leaves, and says the
-// same, in a Set with room for them all and in one that fills up part way.
+// TestAddLeavesAsOneByOne: AddLeaves and a Build hold what AddLeaf and a Build after each leaf hold,
+// and say the same, in a Set with room for them all and in one that fills up part way.
 func TestAddLeavesAsOneByOne(t *testing.T) {
 	for _, n := range []int{1, 10, 1000} {
 		for _, maxEntries := range []int{1 << 20, 40} {
 			leaves := customerLeaves(n)
 			got, want := NewSet(maxEntries), NewSet(maxEntries)
-			got.AddLeaf([]byte("Jane Roe-Whitfield"))
-			want.AddLeaf([]byte("Jane Roe-Whitfield"))
-			added, full := got.AddLeaves(leaves)
+			addBuilt(got, []byte("Jane Roe-Whitfield"))
+			addBuilt(want, []byte("Jane Roe-Whitfield"))
+			full := got.AddLeaves(leaves)
+			added := got.Build()
 			wantAdded, wantFull := 0, false
 			for _, leaf := range leaves {
-				a, f := want.AddLeaf(leaf)
+				a, f := addBuilt(want, leaf)
 				wantAdded += a
 				wantFull = wantFull || f
 			}

@@ -3,7 +3,11 @@
 
 package fingerprint
 
-import "github.com/agentotel/agentotel/internal/countsonly"
+import (
+	"slices"
+
+	"github.com/agentotel/agentotel/internal/countsonly"
+)
 
 // WindowLen is the length of the runs a Set remembers. A leaf shorter than this is not
 // remembered: runs that short are too common in ordinary text to mean anything.
@@ -51,8 +55,13 @@ type Set struct {
 	filterKeys []uint32
 
 	// filterStale: windows were added past what the filter's size allows; syncFilter rebuilds it
-	// at the end of the add, once, however many doublings it grew by.
+	// at the end of Build, once, however many doublings it grew by.
 	filterStale bool
+
+	// pending lists what was added since the last Build (nil when nothing was); reported is
+	// entries as Build last reported them.
+	pending  *pending
+	reported int
 
 	// markerLike is set when a window holds '[' or ']' or is "withheld": only such windows can
 	// overlap a marker written into text, so only then can redacting form a leaf anew.
@@ -69,79 +78,116 @@ func NewSet(maxEntries int) *Set {
 	return &Set{max: max(maxEntries, 0)}
 }
 
-// Len is the number of fingerprints held.
-func (s *Set) Len() int { return s.entries }
+// Len is the number of fingerprints held, counting those listed for the next Build (which may repeat
+// some): exact after a Build, at most that before it.
+func (s *Set) Len() int { return s.entries + s.pending.len() }
 
 // SizeBytes is the memory the Set holds, for bounds and documentation.
 func (s *Set) SizeBytes() int {
 	const header = 128 // the struct itself, rounded up
-	return header + 8*cap(s.table) + cap(s.filter) + 4*cap(s.filterKeys)
+	return header + 8*cap(s.table) + cap(s.filter) + 4*cap(s.filterKeys) + s.pending.sizeBytes()
 }
 
 // AddLeaf remembers leaf, a withheld value as decoded text. Leaves shorter than WindowLen are
-// ignored. It returns how many fingerprints were new, and full when maxEntries stopped it from
-// storing every one. Windows are stored from the leaf's start, so a leaf cut short by the bound
-// is still found as far as its stored windows reach.
-func (s *Set) AddLeaf(leaf []byte) (added int, full bool) {
-	added, full = s.addLeaf(leaf)
-	s.syncFilter()
-	return added, full
+// ignored. A search finds it once Build has run. It reports full when maxEntries stopped the Set
+// from storing every fingerprint of it. Windows are stored from the leaf's start, so a leaf cut
+// short by the bound is still found as far as its stored windows reach.
+func (s *Set) AddLeaf(leaf []byte) (full bool) {
+	return s.addLeaf(leaf)
 }
 
-// AddLeaves is AddLeaf for many leaves at once, as the strings of one structured value arrive: the
-// table is sized once and the prefilter rebuilt once, at the end, rather than as each leaf grows them.
-// It returns the fingerprints added over all of them, and full as AddLeaf does.
-func (s *Set) AddLeaves(leaves [][]byte) (added int, full bool) {
-	bound := 0
+// AddLeaves is AddLeaf for many leaves, as the strings of one structured value arrive.
+func (s *Set) AddLeaves(leaves [][]byte) (full bool) {
 	for _, leaf := range leaves {
-		bound += fingerprintsOf(len(leaf))
+		full = s.addLeaf(leaf) || full
 	}
-	s.reserve(bound)
-	for _, leaf := range leaves {
-		n, f := s.addLeaf(leaf)
-		added += n
-		full = full || f
-	}
-	s.syncFilter()
-	return added, full
+	return full
 }
 
-// addLeaf is AddLeaf but for the prefilter, which may be left stale: callers that add many leaves
-// at once sync it at the end.
-func (s *Set) addLeaf(leaf []byte) (added int, full bool) {
+// Build makes what was added since the last Build searchable, and returns how many of its
+// fingerprints are new to the Set. Adds only list their fingerprints: a trace's first results arrive
+// one after another in a batch, and inserting each at once would grow the table and rebuild the
+// prefilter at every one of them. Build inserts them into a table sized once for all of them and
+// rebuilds the prefilter once. A Set is searched as it was at its last Build.
+func (s *Set) Build() (added int) {
+	s.insertPending()
+	s.syncFilter()
+	added, s.reported = s.entries-s.reported, s.entries
+	return added
+}
+
+// insertPending inserts what is listed for Build into the table.
+func (s *Set) insertPending() {
+	p := s.pending
+	if p == nil {
+		return
+	}
+	s.reserve(len(p.fingerprints))
+	if s.filter == nil || s.filterKeys != nil {
+		// Room for the keys of the windows to come, at once rather than doubling as they arrive.
+		s.filterKeys = slices.Grow(s.filterKeys, len(p.fingerprints))
+	}
+	for i, e := range p.fingerprints {
+		if isNew, _ := s.insert(e, e&flagBits); isNew && e&flagWhole == 0 {
+			s.noteWindow(p.filterKeys[i])
+		}
+	}
+	s.pending = nil
+	p.release()
+}
+
+// addLeaf lists the fingerprints of leaf for Build, or, when they might not all fit under
+// maxEntries, inserts what is listed and then them one by one, to store exactly as many as fit.
+func (s *Set) addLeaf(leaf []byte) (full bool) {
 	if len(leaf) < WindowLen {
-		return 0, false
+		return false
+	}
+	s.firstBytes.add(leaf[0])
+	if s.entries+s.pending.len()+fingerprintsOf(len(leaf)) > s.max {
+		s.insertPending()
+		return s.insertLeaf(leaf)
+	}
+	if s.pending == nil {
+		s.pending = pendingPool.Get().(*pending)
 	}
 	last := len(leaf) - WindowLen
 	for off := 0; off <= last; off = nextWindow(off, last) {
-		flags := uint64(flagWindow)
-		if off == 0 {
-			flags |= flagStart
-		}
-		if off == last {
-			flags |= flagEnd
-		}
 		w := window(leaf[off:])
-		isNew, ok := s.insert(fingerprint(w), flags)
+		s.pending.add(fingerprint(w)&^flagBits|windowFlags(off, last), uint32(filterHash(w)>>32))
+		s.markerLike = s.markerLike || mayOverlapMarker(w)
+	}
+	s.pending.add(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf))&^flagBits|flagWhole, 0)
+	return false
+}
+
+// windowFlags are the flags of the window at off in a leaf whose last window is at last.
+func windowFlags(off, last int) uint64 {
+	flags := uint64(flagWindow)
+	if off == 0 {
+		flags |= flagStart
+	}
+	if off == last {
+		flags |= flagEnd
+	}
+	return flags
+}
+
+// insertLeaf inserts leaf's fingerprints one by one until the Set is full, and reports whether it is.
+func (s *Set) insertLeaf(leaf []byte) (full bool) {
+	last := len(leaf) - WindowLen
+	for off := 0; off <= last; off = nextWindow(off, last) {
+		w := window(leaf[off:])
+		isNew, ok := s.insert(fingerprint(w), windowFlags(off, last))
 		if isNew {
-			added++
-			s.noteWindow(w)
+			s.noteWindow(uint32(filterHash(w) >> 32))
 		}
 		s.markerLike = s.markerLike || mayOverlapMarker(w)
 		if !ok {
-			full = true
-			break
+			return true
 		}
 	}
-	if !full {
-		isNew, ok := s.insert(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf)), flagWhole)
-		if isNew {
-			added++
-		}
-		full = !ok
-	}
-	s.firstBytes.add(leaf[0])
-	return added, full
+	_, ok := s.insert(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf)), flagWhole)
+	return !ok
 }
 
 // mayOverlapMarker reports whether the window w could be part of a text where a marker meets
@@ -270,23 +316,22 @@ func (s *Set) lookup(fp uint64) uint64 {
 	}
 }
 
-// noteWindow records a new window in the prefilter: its bit, or, when the filter has become too
-// small to keep about bitsPerWindow bits per window, a note that syncFilter must rebuild it (the
-// rebuild sets the bit from filterKeys). A document of a thousand windows thus builds its filter
-// once, not at each of its doublings.
-func (s *Set) noteWindow(w uint64) {
-	h := filterHash(w)
+// noteWindow records a new window in the prefilter, by its filter key (the top 32 bits of its
+// filter hash): its bit, or, when the filter has become too small to keep about bitsPerWindow bits
+// per window, a note that syncFilter must rebuild it (the rebuild sets the bit from filterKeys).
+func (s *Set) noteWindow(key uint32) {
 	s.windows++
 	if s.filter == nil && s.filterKeys == nil {
 		s.filterKeys = make([]uint32, 0, 16)
 	}
 	if s.filterKeys != nil {
-		s.filterKeys = append(s.filterKeys, uint32(h>>32))
+		s.filterKeys = append(s.filterKeys, key)
 	}
 	if len(s.filter) < maxFilterBytes && 8*len(s.filter) < bitsPerWindow*s.windows {
 		s.filterStale = true
 		return
 	}
+	h := uint64(key) << 32
 	s.filter[filterByte(h, uint64(len(s.filter)-1))] |= filterBit(h)
 }
 

@@ -12,18 +12,18 @@ import (
 
 func TestAddLeaf(t *testing.T) {
 	s := NewSet(100)
-	if added, full := s.AddLeaf([]byte("Ada Lov")); added != 0 || full || s.Len() != 0 {
+	if added, full := addBuilt(s, []byte("Ada Lov")); added != 0 || full || s.Len() != 0 {
 		t.Errorf("a 7-byte leaf was remembered: added %d, full %v, len %d", added, full, s.Len())
 	}
 	// 8 bytes: one window, both first and last, and the whole-leaf fingerprint.
-	if added, _ := s.AddLeaf([]byte("Jane Doe")); added != 2 {
+	if added, _ := addBuilt(s, []byte("Jane Doe")); added != 2 {
 		t.Errorf("8-byte leaf added %d fingerprints, want 2", added)
 	}
 	// 18 bytes: windows at 0, 4, 8 and 10 (the last), and the whole-leaf fingerprint.
-	if added, _ := s.AddLeaf([]byte("Jane Roe-Whitfield")); added != 5 {
+	if added, _ := addBuilt(s, []byte("Jane Roe-Whitfield")); added != 5 {
 		t.Errorf("18-byte leaf added %d fingerprints, want 5", added)
 	}
-	if added, full := s.AddLeaf([]byte("Jane Roe-Whitfield")); added != 0 || full {
+	if added, full := addBuilt(s, []byte("Jane Roe-Whitfield")); added != 0 || full {
 		t.Errorf("a leaf added twice added %d more, full %v", added, full)
 	}
 	if s.Len() != 7 {
@@ -36,7 +36,7 @@ func TestAddLeaf(t *testing.T) {
 func TestFullSet(t *testing.T) {
 	leaf := []byte("VIP since 2009; prefers email; disputes every invoice over 500 EUR")
 	s := NewSet(3)
-	added, full := s.AddLeaf(leaf)
+	added, full := addBuilt(s, leaf)
 	if added != 3 || !full || s.Len() != 3 {
 		t.Fatalf("added %d, full %v, len %d; want 3, true, 3", added, full, s.Len())
 	}
@@ -45,7 +45,7 @@ func TestFullSet(t *testing.T) {
 	if want := "[withheld]" + string(leaf[16+stride-1:]); string(got) != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if added, full := NewSet(0).AddLeaf(leaf); added != 0 || !full {
+	if added, full := addBuilt(NewSet(0), leaf); added != 0 || !full {
 		t.Errorf("a Set of capacity 0 added %d, full %v", added, full)
 	}
 }
@@ -69,9 +69,8 @@ func TestSetHoldsNoText(t *testing.T) {
 func TestSizeBytesGrowsWithLeaves(t *testing.T) {
 	s := NewSet(1 << 20)
 	empty := s.SizeBytes()
-	for _, l := range customerLeaves(1000) {
-		s.AddLeaf(l)
-	}
+	s.AddLeaves(customerLeaves(1000))
+	s.Build()
 	if s.SizeBytes() <= empty || s.SizeBytes() > 512<<10 {
 		t.Errorf("SizeBytes %d for 1,000 leaves (empty: %d)", s.SizeBytes(), empty)
 	}
@@ -111,8 +110,33 @@ func TestFingerprintsOf(t *testing.T) {
 		for i := range leaf {
 			leaf[i] = byte(r.Uint32())
 		}
-		if added, _ := NewSet(1000).AddLeaf(leaf); added != fingerprintsOf(n) {
+		if added, _ := addBuilt(NewSet(1000), leaf); added != fingerprintsOf(n) {
 			t.Errorf("a leaf of %d bytes added %d fingerprints, fingerprintsOf says %d", n, added, fingerprintsOf(n))
 		}
+	}
+}
+
+// addBuilt adds a leaf, builds the Set, and returns what AddLeaf and Build said.
+func addBuilt(s *Set, leaf []byte) (added int, full bool) {
+	full = s.AddLeaf(leaf)
+	return s.Build(), full
+}
+
+// TestBuildMakesAddsSearchable: a search sees a Set as it was at its last Build.
+func TestBuildMakesAddsSearchable(t *testing.T) {
+	s := setOf([]byte("Jane Roe-Whitfield"))
+	s.AddLeaf([]byte("prefers email; disputes invoices"))
+	var sc Scanner
+	if !sc.Hit([]*Set{s}, []byte("Jane Roe-Whitfield")) || sc.Hit([]*Set{s}, []byte("prefers email; disputes invoices")) {
+		t.Fatal("a search saw the Set other than as it was built")
+	}
+	if added := s.Build(); added != fingerprintsOf(32) {
+		t.Errorf("Build added %d, want %d", added, fingerprintsOf(32))
+	}
+	if !sc.Hit([]*Set{s}, []byte("prefers email; disputes invoices")) {
+		t.Error("a leaf added before Build is not found after it")
+	}
+	if added := s.Build(); added != 0 {
+		t.Errorf("a second Build added %d", added)
 	}
 }

@@ -309,6 +309,19 @@ func (b *batch) shape() {
 		}
 	}
 	b.values.forget()
+	b.build()
+}
+
+// build makes what the batch remembered searchable, scope by scope, and counts it against the memory's
+// bound. A run's scope shared by several traces is built by the first; the others find nothing new.
+func (b *batch) build() {
+	for i := range b.owners {
+		for _, sc := range [2]*scope{b.owners[i].trace, b.owners[i].run} {
+			if sc != nil {
+				b.p.memory.account(sc, sc.build())
+			}
+		}
+	}
 }
 
 // shapeWhole shapes every attribute of a record but the structural ones, its events but agentguard's

@@ -223,43 +223,48 @@ func (s *scope) shaped() bool {
 }
 
 // add remembers withheld leaves, those of a JSON document (kept says which keys keep their values)
-// or text as one leaf, as key says, and returns how many fingerprints were added.
-func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bool) int {
+// or text as one leaf, as key says. They are searched for once the scope is built.
+func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	set := s.writable(perScope)
 	if set == nil {
-		return 0
+		return
 	}
 	if _, done := s.added[key]; done {
-		return 0
+		return
 	}
-	var added int
 	var full bool
 	if key.json {
-		added, full, _ = set.AddJSONLeaves(text, kept)
+		full, _ = set.AddJSONLeaves(text, kept)
 	} else {
-		added, full = set.AddLeaf(text)
+		full = set.AddLeaf(text)
 	}
 	s.saturated = full
 	if !full {
 		s.noteAdded(key)
 	}
-	return added
 }
 
-// addLeaves remembers withheld texts, each as one leaf, and returns how many fingerprints were added.
-// A leaf is short, and adding one again adds nothing, so they are not noted in added.
-func (s *scope) addLeaves(perScope int, leaves [][]byte) int {
+// addLeaves remembers withheld texts, each as one leaf. A leaf is short, and adding one again adds
+// nothing, so they are not noted in added.
+func (s *scope) addLeaves(perScope int, leaves [][]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	set := s.writable(perScope)
-	if set == nil {
+	if set := s.writable(perScope); set != nil {
+		s.saturated = set.AddLeaves(leaves)
+	}
+}
+
+// build makes what the scope was given in this batch searchable, and returns how many fingerprints it
+// added: a batch builds each scope once, after shaping, however many results it remembered in it.
+func (s *scope) build() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.set == nil {
 		return 0
 	}
-	added, full := set.AddLeaves(leaves)
-	s.saturated = full
-	return added
+	return s.set.Build()
 }
 
 // writable marks the scope data-class and returns its set, created on first use, or nil once the set

@@ -64,7 +64,7 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 	o := &s.b.owners[owner]
 	for _, sc := range [2]*scope{o.trace, o.run} {
 		if sc != nil {
-			s.b.p.memory.account(sc, sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, key.text, text, s.b.p.keptKey))
+			sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, key.text, text, s.b.p.keptKey)
 		}
 	}
 }
@@ -93,7 +93,7 @@ func (s *valueShaper) flushLeaves(owner int32) {
 	o := &s.b.owners[owner]
 	for _, sc := range [2]*scope{o.trace, o.run} {
 		if sc != nil {
-			s.b.p.memory.account(sc, sc.addLeaves(s.b.p.cfg.MaxFingerprintsPerTrace, s.leaves))
+			sc.addLeaves(s.b.p.cfg.MaxFingerprintsPerTrace, s.leaves)
 		}
 	}
 	clear(s.leaves)

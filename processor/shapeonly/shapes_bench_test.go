@@ -712,9 +712,10 @@ func BenchmarkContentSearchScan(b *testing.B) {
 		})
 		b.Run("scanner/"+sz.name, func(b *testing.B) {
 			set := fingerprint.NewSet(1 << 16)
-			if _, _, err := set.AddJSONLeaves([]byte(shapesRecord), nil); err != nil {
+			if _, err := set.AddJSONLeaves([]byte(shapesRecord), nil); err != nil {
 				b.Fatal(err)
 			}
+			set.Build()
 			sets := []*fingerprint.Set{set}
 			var sc fingerprint.Scanner
 			raw := []byte(text)
