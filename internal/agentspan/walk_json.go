@@ -143,7 +143,7 @@ func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *obj
 		switch l.Peek() {
 		case '{', '[':
 			if !w.walkAll && o.isCallOrResult(ctx) {
-				if l.SkipValue(depth) != jsonraw.NoFault {
+				if l.SkipRepeatable(depth, &w.repeats) != jsonraw.NoFault {
 					return false, false
 				}
 				skipped = true

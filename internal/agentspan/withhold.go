@@ -82,6 +82,9 @@ type Withholder struct {
 	calls   map[callRef]bool
 	edits   []edit
 	out     []byte
+	// repeats are the payloads validated in this batch: each model call's transcript repeats the
+	// results before it, and a copy is passed over by its bytes.
+	repeats jsonraw.Repeats
 
 	// walk state of the document being read; inEvent: it is a per-message event's; walkAll: an
 	// object is being read again, payloads and all (walk_json.go).
@@ -159,6 +162,7 @@ func (w *Withholder) Reset() {
 	w.records, w.docs, w.items, w.nodes, w.cands, w.arena = w.records[:0], w.docs[:0], w.items[:0], w.nodes[:0], w.cands[:0], w.arena[:0]
 	w.pending, w.pendingStart = w.pending[:0], 0
 	clear(w.calls)
+	w.repeats.Reset()
 }
 
 // Add reads one record's transcripts: its attributes (inputs before outputs), a per-message event's

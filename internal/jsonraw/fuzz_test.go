@@ -155,3 +155,31 @@ func nesting(b []byte) int {
 	}
 	return deepest
 }
+
+// FuzzSkipRepeatable: passing over a copy of a container validated before ends where validating
+// it would, and fails where validating it would fail, whatever was remembered first, at whatever
+// depths and nesting limits.
+func FuzzSkipRepeatable(f *testing.F) {
+	for _, s := range [][2]string{
+		// Containers are found by their first 64 bytes: the seeds are longer.
+		{`{"customer_id":"cus_0123456789","name":"Jane Roe-Whitfield","orders":[1,2,3]}`, `{"customer_id":"cus_0123456789","name":"Jane Roe-Whitfield","orders":[1,2,3]},"next"`},
+		{`{"customer_id":"cus_0123456789","name":"Jane Roe-Whitfield","orders":[1,2,3]}`, `{"customer_id":"cus_0123456789","name":"Jane Roe-Whitfield","orders":[1,2,3`},
+		{`[[[[[[[[[[[[[[[["sixteen deep, and long enough to be remembered by its first bytes"]]]]]]]]]]]]]]]]`, `[[[[[[[[[[[[[[[["sixteen deep, and long enough to be remembered by its first bytes"]]]]]]]]]]]]]]]]`},
+		{`{"a":"\u00e9","b":[true,false,null],"c":"long enough to be remembered by its first bytes"}`, `{"a":"\u00e9","b":[true,false,null],"c":"long enough to be remembered by its first bytes",x}`},
+	} {
+		f.Add([]byte(s[0]), []byte(s[1]), uint8(0), uint8(20), uint8(3), uint8(16))
+	}
+	f.Fuzz(func(t *testing.T, first, second []byte, depth1, max1, depth2, max2 uint8) {
+		r := Repeats{minLen: 1}
+		l := NewLexer(first, int(max1%40))
+		l.SkipRepeatable(int(depth1%40), &r)
+
+		got := NewLexer(second, int(max2%40))
+		gotF := got.SkipRepeatable(int(depth2%40), &r)
+		want := NewLexer(second, int(max2%40))
+		wantF := want.SkipValue(int(depth2 % 40))
+		if gotF != wantF || gotF == NoFault && got.Pos() != want.Pos() {
+			t.Fatalf("after %q: SkipRepeatable(%q) = %v at %d, SkipValue = %v at %d", first, second, gotF, got.Pos(), wantF, want.Pos())
+		}
+	})
+}

@@ -142,3 +142,31 @@ func TestDepthLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipRepeatablePassesOverCopies: a copy of a remembered container is passed over by its bytes,
+// not validated again (the remembered container below is planted, and invalid, to tell the two apart);
+// a shorter container is not remembered, and one nested deeper than it was is validated again.
+func TestSkipRepeatablePassesOverCopies(t *testing.T) {
+	record := `{"id":"cus_0123456789","notes":"` + strings.Repeat("n", 300) + `"}`
+	var r Repeats
+	l := NewLexer([]byte(`[`+record+`]`), 0)
+	l.pos = 1
+	if f := l.SkipRepeatable(1, &r); f != NoFault || len(r.byStart) != 1 {
+		t.Fatalf("fault %v, %d remembered", f, len(r.byStart))
+	}
+	planted := []byte(`{"id":"cus_0123456789",` + strings.Repeat("!", 300) + `}`)
+	r.byStart[repeatKey(planted)] = repeat{raw: planted, room: DefaultMaxDepth - 1}
+	l = NewLexer(append(planted, ",1]"...), 0)
+	if f := l.SkipRepeatable(1, &r); f != NoFault || l.Pos() != len(planted) {
+		t.Errorf("a copy was validated again: fault %v at %d", f, l.Pos())
+	}
+	l = NewLexer(planted, 0)
+	if f := l.SkipRepeatable(2, &r); f == NoFault {
+		t.Error("a copy with less room for nesting than the remembered container was passed over")
+	}
+	r.Reset()
+	l = NewLexer([]byte(`{"id":"cus_0123456789"}`), 0)
+	if l.SkipRepeatable(0, &r); len(r.byStart) != 0 {
+		t.Error("a short container was remembered")
+	}
+}
