@@ -35,11 +35,13 @@ type valueShaper struct {
 	leaves  [][]byte
 }
 
-// shapedValue is what shaping a raw value gave: shapedOut[from:to], and its counts.
+// shapedValue is what shaping a raw value gave: shapedOut[from:to], and its counts; key is the raw
+// value's as a JSON text (keyOf), for remembering its copies without hashing each again.
 type shapedValue struct {
 	from, to int
 	stats    countsonly.Stats
 	err      error
+	key      textKey
 }
 
 // rememberedText is a text remembered for an owner.
@@ -56,7 +58,26 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 	if owner < 0 {
 		return
 	}
-	key := rememberedText{owner: owner, text: keyOf(json, text)}
+	if !json {
+		s.rememberKeyed(owner, keyOf(false, text), text)
+		return
+	}
+	key, ok := textKey{}, false
+	if done, shaped := s.shaped[view(text)]; shaped {
+		key, ok = done.key, true
+	}
+	if !ok {
+		key = keyOf(true, text)
+	}
+	s.rememberKeyed(owner, key, text)
+}
+
+// rememberKeyed is remember for a text whose key is known.
+func (s *valueShaper) rememberKeyed(owner int32, textKey textKey, text []byte) {
+	if owner < 0 {
+		return
+	}
+	key := rememberedText{owner: owner, text: textKey}
 	if _, done := s.remembered[key]; done {
 		return
 	}
@@ -113,19 +134,23 @@ func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 // ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript. A value shaped before
 // in the batch is written as it was shaped then.
 func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Remember) ([]byte, bool) {
-	s.rememberRaw(owner, raw, r)
-	if done, ok := s.shaped[view(raw)]; ok {
-		s.count(done.stats, done.err)
-		return append(dst, s.shapedOut[done.from:done.to]...), withheldAny(done.stats, done.err)
+	done, ok := s.shaped[view(raw)]
+	if !ok {
+		done = s.shapeRaw(raw)
 	}
-	start := len(dst)
-	out, scratch, stats, err := s.b.p.shaper.AppendValue(dst, raw, s.buf)
-	s.buf = scratch[:0]
-	s.count(stats, err)
+	s.rememberRaw(owner, raw, done.key, r)
+	s.count(done.stats, done.err)
+	return append(dst, s.shapedOut[done.from:done.to]...), withheldAny(done.stats, done.err)
+}
+
+// shapeRaw shapes a raw value not shaped before in the batch, into shapedOut.
+func (s *valueShaper) shapeRaw(raw []byte) shapedValue {
 	from := len(s.shapedOut)
-	s.shapedOut = append(s.shapedOut, out[start:]...)
-	s.shaped[view(raw)] = shapedValue{from: from, to: len(s.shapedOut), stats: stats, err: err}
-	return out, withheldAny(stats, err)
+	out, scratch, stats, err := s.b.p.shaper.AppendValue(s.shapedOut, raw, s.buf)
+	s.buf, s.shapedOut = scratch[:0], out
+	done := shapedValue{from: from, to: len(out), stats: stats, err: err, key: keyOf(true, raw)}
+	s.shaped[view(raw)] = done
+	return done
 }
 
 // withheldAny reports whether shaping a value withheld something: a leaf, or the whole value when
@@ -139,20 +164,20 @@ func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r agentspan.Remem
 	return s.withheld != before
 }
 
-// rememberRaw remembers a raw JSON value's withheld leaves as r says. A JSON string that holds no JSON
-// is one leaf of a result; an argument that is not JSON is not remembered.
-func (s *valueShaper) rememberRaw(owner int32, raw []byte, r agentspan.Remember) {
+// rememberRaw remembers a raw JSON value's withheld leaves as r says; key is its keyOf as JSON. A JSON
+// string that holds no JSON is one leaf of a result; an argument that is not JSON is not remembered.
+func (s *valueShaper) rememberRaw(owner int32, raw []byte, key textKey, r agentspan.Remember) {
 	switch r {
 	case agentspan.RememberAll:
-		s.rememberJSON(owner, raw)
+		s.rememberKeyed(owner, key, raw)
 	case agentspan.RememberJSON:
 		if len(raw) > 0 && raw[0] == '"' {
 			if text, ok := jsonraw.AppendUnquote(s.buf[:0], raw); ok && isJSON(text) {
-				s.rememberJSON(owner, raw)
+				s.rememberKeyed(owner, key, raw)
 			}
 			return
 		}
-		s.rememberJSON(owner, raw)
+		s.rememberKeyed(owner, key, raw)
 	}
 }
 
