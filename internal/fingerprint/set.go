@@ -127,8 +127,16 @@ func (s *Set) insertPending() {
 		// Room for the keys of the windows to come, at once rather than doubling as they arrive.
 		s.filterKeys = slices.Grow(s.filterKeys, len(p.fingerprints))
 	}
+	// reserve made room for them all: insert's checks for room are not needed.
 	for i, e := range p.fingerprints {
-		if isNew, _ := s.insert(e, e&flagBits); isNew && e&flagWhole == 0 {
+		j, found := s.slot(e &^ flagBits)
+		if found {
+			s.table[j] |= e & flagBits
+			continue
+		}
+		s.table[j] = e
+		s.entries++
+		if e&flagWhole == 0 {
 			s.noteWindow(p.filterKeys[i])
 		}
 	}
@@ -235,18 +243,15 @@ func (b *byteSet) add(c byte)      { b[c>>6] |= 1 << (c & 63) }
 func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
 
 // insert adds flags to the entry for key, creating it if there is room. isNew reports a new
-// entry; ok is false when the Set is full and the entry did not exist. A new entry goes in the
-// empty slot the search for the key ended at, unless the table has to grow first.
+// entry; ok is false when the Set is full and the entry did not exist.
 func (s *Set) insert(key, flags uint64) (isNew, ok bool) {
 	key &^= flagBits
 	i := -1
 	if s.table != nil {
-		mask := len(s.table) - 1
-		for i = int(key>>8) & mask; s.table[i] != 0; i = (i + 1) & mask {
-			if e := s.table[i]; e&^flagBits == key {
-				s.table[i] = e | flags
-				return false, true
-			}
+		var found bool
+		if i, found = s.slot(key); found {
+			s.table[i] |= flags
+			return false, true
 		}
 	}
 	if s.entries >= s.max {
@@ -254,13 +259,23 @@ func (s *Set) insert(key, flags uint64) (isNew, ok bool) {
 	}
 	if 4*(s.entries+1) > 3*len(s.table) {
 		s.growTable()
-		mask := len(s.table) - 1
-		for i = int(key>>8) & mask; s.table[i] != 0; i = (i + 1) & mask {
-		}
+		i, _ = s.slot(key)
 	}
 	s.table[i] = key | flags
 	s.entries++
 	return true, true
+}
+
+// slot returns the index of the entry for key (its flag bits clear), found, or of the empty slot
+// where the search for it ended. The table must not be full.
+func (s *Set) slot(key uint64) (i int, found bool) {
+	mask := len(s.table) - 1
+	for i = int(key>>8) & mask; s.table[i] != 0; i = (i + 1) & mask {
+		if s.table[i]&^flagBits == key {
+			return i, true
+		}
+	}
+	return i, false
 }
 
 func (s *Set) growTable() { s.resize(max(16, 2*len(s.table))) }
@@ -303,17 +318,10 @@ func (s *Set) lookup(fp uint64) uint64 {
 	if s.table == nil {
 		return 0
 	}
-	key := fp &^ flagBits
-	mask := len(s.table) - 1
-	for i := int(key>>8) & mask; ; i = (i + 1) & mask {
-		e := s.table[i]
-		if e == 0 {
-			return 0
-		}
-		if e&^flagBits == key {
-			return e & flagBits
-		}
+	if i, found := s.slot(fp &^ flagBits); found {
+		return s.table[i] & flagBits
 	}
+	return 0
 }
 
 // noteWindow records a new window in the prefilter, by its filter key (the top 32 bits of its
