@@ -16,6 +16,8 @@ type scanner struct {
 	src   []byte
 	kept  *keptSet
 	stats Stats
+	// leaves, when set, lists what is withheld.
+	leaves *Leaves
 }
 
 // fail turns a lexer fault into this package's error, at the cursor's offset.
@@ -36,7 +38,9 @@ func (s *scanner) shapeValue(dst []byte, keep bool, depth int) ([]byte, error) {
 	case '{':
 		return s.shapeObject(dst, depth+1)
 	case '[':
+		s.leaves.recordArray(&s.Lexer)
 		n, f := s.SkipArray(depth + 1)
+		s.leaves.array(&s.Lexer)
 		if f != jsonraw.NoFault {
 			return dst, s.fail(f)
 		}
@@ -45,7 +49,8 @@ func (s *scanner) shapeValue(dst []byte, keep bool, depth int) ([]byte, error) {
 		dst = strconv.AppendInt(dst, int64(n), 10)
 		return append(dst, ` withheld]"`...), nil
 	case '"':
-		if _, ok := s.String(); !ok {
+		escaped, ok := s.String()
+		if !ok {
 			return dst, s.fail(jsonraw.FaultSyntax)
 		}
 		if keep {
@@ -53,6 +58,7 @@ func (s *scanner) shapeValue(dst []byte, keep bool, depth int) ([]byte, error) {
 			return append(dst, s.src[start:s.Pos()]...), nil
 		}
 		s.stats.Strings++
+		s.leaves.string(jsonraw.Span{Start: start, End: s.Pos(), Escaped: escaped})
 		return append(dst, `"`+Withheld+`"`...), nil
 	}
 	if !s.Scalar() {

@@ -48,10 +48,15 @@ func (s Stats) Withheld() int { return s.Strings + s.Arrays }
 //
 // It does not allocate when dst has enough capacity.
 func (s *Shaper) AppendJSON(dst, src []byte) ([]byte, Stats, error) {
+	return s.appendJSON(dst, src, nil)
+}
+
+// appendJSON is AppendJSON, listing what it withholds in leaves when they are given.
+func (s *Shaper) appendJSON(dst, src []byte, leaves *Leaves) ([]byte, Stats, error) {
 	if len(src) > s.limits.MaxBytes {
 		return dst, Stats{}, errAt(ErrTooLarge, s.limits.MaxBytes)
 	}
-	sc := scanner{Lexer: jsonraw.NewLexer(src, s.limits.MaxDepth), src: src, kept: &s.kept}
+	sc := scanner{Lexer: jsonraw.NewLexer(src, s.limits.MaxDepth), src: src, kept: &s.kept, leaves: leaves}
 	sc.SkipSpace()
 	out, err := sc.shapeValue(dst, false, 0)
 	if err == nil && !sc.AtEnd() {

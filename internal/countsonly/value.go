@@ -33,8 +33,11 @@ func (s *Shaper) AppendText(dst, text []byte) ([]byte, Stats, error) {
 // string that holds JSON is shaped as JSON and written back as a string; a string that cannot be
 // decoded, or a value that cannot be shaped, is withheld whole and its error returned. A string is
 // decoded and shaped in scratch, which is returned grown: a caller that keeps it allocates nothing
-// once it is large enough.
-func (s *Shaper) AppendValue(dst, raw, scratch []byte) ([]byte, []byte, Stats, error) {
+// once it is large enough. leaves, when given, lists what was withheld (see Leaves).
+func (s *Shaper) AppendValue(dst, raw, scratch []byte, leaves *Leaves) ([]byte, []byte, Stats, error) {
+	if leaves != nil {
+		leaves.reset()
+	}
 	if len(raw) > 0 && raw[0] == '"' {
 		text, ok := jsonraw.AppendUnquote(scratch[:0], raw)
 		if !ok {
@@ -46,9 +49,12 @@ func (s *Shaper) AppendValue(dst, raw, scratch []byte) ([]byte, []byte, Stats, e
 		shaped := out[len(text):]
 		return jsonraw.AppendString(dst, unsafe.String(unsafe.SliceData(shaped), len(shaped))), out, stats, err
 	}
-	out, stats, err := s.AppendJSON(dst, raw)
+	out, stats, err := s.appendJSON(dst, raw, leaves)
 	if err != nil {
 		return jsonraw.AppendString(dst, Withheld), scratch, Stats{Strings: 1}, err
+	}
+	if leaves != nil {
+		leaves.Complete = true
 	}
 	return out, scratch, stats, nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
@@ -29,6 +30,22 @@ func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (full bool, 
 		full = s.addLeaf(c.text(doc, leaf)) || full
 	}
 	return full, nil
+}
+
+// AddWithheld is AddJSONLeaves for a document that shaping has just read: withheld lists the strings
+// it withheld (countsonly.Leaves, complete), so the document is not read again. A string that holds a
+// JSON document contributes that document's leaves, as for AddJSONLeaves.
+func (s *Set) AddWithheld(doc []byte, withheld []countsonly.Leaf, kept func(key []byte) bool) (full bool) {
+	c := collectors.Get().(*leafCollector)
+	defer c.release()
+	c.kept, c.leaves, c.arena = kept, c.leaves[:0], c.arena[:0]
+	for _, l := range withheld {
+		c.str(source{text: doc}, l.Start, l.End, l.Escaped, l.InArray)
+	}
+	for _, leaf := range c.leaves {
+		full = s.addLeaf(c.text(doc, leaf)) || full
+	}
+	return full
 }
 
 // collectors keep leafCollectors' buffers from one AddJSONLeaves to the next: every tool result

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
@@ -198,4 +199,44 @@ func setDiff(a, b *Set) string {
 		return "different flags"
 	}
 	return ""
+}
+
+// FuzzAddWithheldAsJSONLeaves: remembering what countsonly listed as withheld while shaping holds
+// what AddJSONLeaves holds after reading the document itself, for every document countsonly shapes.
+func FuzzAddWithheldAsJSONLeaves(f *testing.F) {
+	for _, doc := range []string{
+		`{"query":"customers named Whitfield","status":["Jane Roe-Whitfield"],"rows":[{"name":"Zo\u00eb Whitfield","query":"in the array: withheld"}]}`,
+		`{"raw":"{\"inner\":\"stringified leaf value\",\"query\":\"stringified kept value\"}","n":5550100123}`,
+		`["[withheld]","[not json at all","[\"array in a string\",{\"k\":\"{\\\"deeper\\\":\\\"three levels down\\\"}\"}]"]`,
+		`{"q\u0075ery":"an escaped kept key","status":{"nested":"under a kept key, but an object"}}`,
+		`"a whole document that is one string"`,
+	} {
+		f.Add([]byte(doc), uint8(3))
+	}
+	keys := []string{"query", "status", "k", "inner"}
+	f.Fuzz(func(t *testing.T, doc []byte, keptMask uint8) {
+		var keptKeys []string
+		for i, k := range keys {
+			if keptMask&(1<<i) != 0 {
+				keptKeys = append(keptKeys, k)
+			}
+		}
+		shaper := countsonly.New(keptKeys, countsonly.Limits{MaxDepth: jsonraw.DefaultMaxDepth, MaxBytes: 1 << 30})
+		kept := func(k []byte) bool { return shaper.Kept(string(k)) }
+		var leaves countsonly.Leaves
+		if shaper.AppendValue(nil, doc, nil, &leaves); !leaves.Complete {
+			return
+		}
+		got, want := NewSet(1<<16), NewSet(1<<16)
+		got.AddWithheld(doc, leaves.List, kept)
+		if _, err := want.AddJSONLeaves(doc, kept); err != nil {
+			t.Fatalf("countsonly shaped %q, AddJSONLeaves says %v", doc, err)
+		}
+		if a, b := got.Build(), want.Build(); a != b {
+			t.Fatalf("%q: AddWithheld added %d, AddJSONLeaves %d", doc, a, b)
+		}
+		if diff := setDiff(got, want); diff != "" {
+			t.Fatalf("%q: %s", doc, diff)
+		}
+	})
 }

@@ -10,12 +10,26 @@ package jsonraw
 // reports failure with the cursor at the offending byte, so callers can report an offset.
 //
 // A Lexer is a small value, made by NewLexer, meant to live on the caller's stack for one
-// document; it never allocates.
+// document; it allocates nothing but what RecordStrings asks it to record.
 type Lexer struct {
 	src      []byte
 	pos      int
 	maxDepth int
+	// strings, when set, receives the string values SkipValue passes over.
+	strings *[]Span
 }
+
+// A Span is where a string token is in a Lexer's source, quotes included: src[Start:End]. Escaped
+// reports whether it holds a backslash.
+type Span struct {
+	Start, End int
+	Escaped    bool
+}
+
+// RecordStrings has SkipValue and SkipArray append every string value they pass over (not object
+// keys) to dst, until it is called again with nil: a caller that withholds a value whole learns its
+// strings in the pass that validates it.
+func (l *Lexer) RecordStrings(dst *[]Span) { l.strings = dst }
 
 // NewLexer returns a Lexer at the start of src that refuses containers nested deeper than
 // maxDepth (a top-level container is depth 1); zero or negative means DefaultMaxDepth.

@@ -6,6 +6,8 @@ package jsonraw
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,5 +170,28 @@ func TestSkipRepeatablePassesOverCopies(t *testing.T) {
 	l = NewLexer([]byte(`{"id":"cus_0123456789"}`), 0)
 	if l.SkipRepeatable(0, &r); len(r.byStart) != 0 {
 		t.Error("a short container was remembered")
+	}
+}
+
+// TestRecordStrings: SkipValue records the string values it passes over, at any depth, and not the
+// keys; nothing once recording is off.
+func TestRecordStrings(t *testing.T) {
+	doc := []byte(`[{"k":"v\n","n":1},["deep",{"x":["z"]}],"top"] "after"`)
+	var got []Span
+	l := NewLexer(doc, 0)
+	l.RecordStrings(&got)
+	if f := l.SkipValue(0); f != NoFault {
+		t.Fatal(f)
+	}
+	l.RecordStrings(nil)
+	l.SkipSpace()
+	l.SkipValue(0)
+	var texts []string
+	for _, s := range got {
+		texts = append(texts, fmt.Sprintf("%s %v", doc[s.Start:s.End], s.Escaped))
+	}
+	want := []string{`"v\n" true`, `"deep" false`, `"z" false`, `"top" false`}
+	if !slices.Equal(texts, want) {
+		t.Errorf("recorded %q, want %q", texts, want)
 	}
 }

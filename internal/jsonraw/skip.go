@@ -13,8 +13,13 @@ func (l *Lexer) SkipValue(depth int) Fault {
 		_, f := l.SkipArray(depth + 1)
 		return f
 	case '"':
-		if _, ok := l.String(); !ok {
+		start := l.pos
+		escaped, ok := l.String()
+		if !ok {
 			return FaultSyntax
+		}
+		if l.strings != nil {
+			*l.strings = append(*l.strings, Span{Start: start, End: l.pos, Escaped: escaped})
 		}
 		return NoFault
 	}

@@ -222,9 +222,10 @@ func (s *scope) shaped() bool {
 	return s.dataClass
 }
 
-// add remembers withheld leaves, those of a JSON document (kept says which keys keep their values)
-// or text as one leaf, as key says. They are searched for once the scope is built.
-func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bool) {
+// add remembers withheld leaves, those of a JSON document (kept says which keys keep their values;
+// l, when complete, is what shaping listed of them) or text as one leaf, as key says. They are
+// searched for once the scope is built.
+func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bool, l listing) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	set := s.writable(perScope)
@@ -235,9 +236,12 @@ func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bo
 		return
 	}
 	var full bool
-	if key.json {
+	switch {
+	case key.json && l.complete:
+		full = set.AddWithheld(text, l.leaves, kept)
+	case key.json:
 		full, _ = set.AddJSONLeaves(text, kept)
-	} else {
+	default:
 		full = set.AddLeaf(text)
 	}
 	s.saturated = full

@@ -22,19 +22,19 @@ func TestScopeReadsARepeatOnce(t *testing.T) {
 	}
 	record = append(record[:len(record)-1], "]}"...)
 	asJSON := keyOf(true, record)
-	s.add(1<<16, asJSON, record, nil)
+	s.add(1<<16, asJSON, record, nil, listing{})
 	require.Positive(t, s.build())
 	require.Contains(t, s.added, asJSON)
 	held := s.set.Len()
-	s.add(1<<16, asJSON, record, nil)
+	s.add(1<<16, asJSON, record, nil, listing{})
 	require.Zero(t, s.build())
 	require.Equal(t, held, s.set.Len())
-	s.add(1<<16, keyOf(false, record), record, nil)
+	s.add(1<<16, keyOf(false, record), record, nil, listing{})
 	require.Positive(t, s.build(), "the record as one leaf is another text")
 
 	for i := range 1000 {
 		leaf := fmt.Appendf(nil, "customer note number %d, written out in full", i)
-		s.add(1<<16, keyOf(false, leaf), leaf, nil)
+		s.add(1<<16, keyOf(false, leaf), leaf, nil, listing{})
 		require.LessOrEqual(t, len(s.added), s.set.Len()/fingerprintsPerAddedText)
 	}
 }

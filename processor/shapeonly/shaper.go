@@ -29,6 +29,10 @@ type valueShaper struct {
 	remembered map[rememberedText]struct{}
 	shaped     map[string]shapedValue
 	shapedOut  []byte
+	// listed is what shaping the last raw value withheld; shapedLeaves keeps it for each value in
+	// shaped, so that remembering a value does not read it again.
+	listed       countsonly.Leaves
+	shapedLeaves []countsonly.Leaf
 	// nesting is how deep shapeAttr is in one value; leaves are the leaves of that value, remembered
 	// together when it is done.
 	nesting int
@@ -36,12 +40,25 @@ type valueShaper struct {
 }
 
 // shapedValue is what shaping a raw value gave: shapedOut[from:to], and its counts; key is the raw
-// value's as a JSON text (keyOf), for remembering its copies without hashing each again.
+// value's as a JSON text (keyOf), for remembering its copies without hashing each again; when listed,
+// shapedLeaves[leavesFrom:leavesTo] are the strings it withheld.
 type shapedValue struct {
-	from, to int
-	stats    countsonly.Stats
-	err      error
-	key      textKey
+	from, to             int
+	stats                countsonly.Stats
+	err                  error
+	key                  textKey
+	leavesFrom, leavesTo int
+	listed               bool
+}
+
+// A listing is the strings shaping withheld from a JSON text, when it listed them all (complete).
+type listing struct {
+	leaves   []countsonly.Leaf
+	complete bool
+}
+
+func (s *valueShaper) listingOf(done shapedValue) listing {
+	return listing{leaves: s.shapedLeaves[done.leavesFrom:done.leavesTo], complete: done.listed}
 }
 
 // rememberedText is a text remembered for an owner.
@@ -59,21 +76,19 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 		return
 	}
 	if !json {
-		s.rememberKeyed(owner, keyOf(false, text), text)
+		s.rememberKeyed(owner, keyOf(false, text), text, listing{})
 		return
 	}
-	key, ok := textKey{}, false
 	if done, shaped := s.shaped[view(text)]; shaped {
-		key, ok = done.key, true
+		s.rememberKeyed(owner, done.key, text, s.listingOf(done))
+		return
 	}
-	if !ok {
-		key = keyOf(true, text)
-	}
-	s.rememberKeyed(owner, key, text)
+	s.rememberKeyed(owner, keyOf(true, text), text, listing{})
 }
 
-// rememberKeyed is remember for a text whose key is known.
-func (s *valueShaper) rememberKeyed(owner int32, textKey textKey, text []byte) {
+// rememberKeyed is remember for a text whose key is known, and, for a JSON text shaping listed, what
+// it withheld.
+func (s *valueShaper) rememberKeyed(owner int32, textKey textKey, text []byte, l listing) {
 	if owner < 0 {
 		return
 	}
@@ -85,7 +100,7 @@ func (s *valueShaper) rememberKeyed(owner int32, textKey textKey, text []byte) {
 	o := &s.b.owners[owner]
 	for _, sc := range [2]*scope{o.trace, o.run} {
 		if sc != nil {
-			sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, key.text, text, s.b.p.keptKey)
+			sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, key.text, text, s.b.p.keptKey, l)
 		}
 	}
 }
@@ -125,7 +140,7 @@ func (s *valueShaper) flushLeaves(owner int32) {
 func (s *valueShaper) forget() {
 	clear(s.remembered)
 	clear(s.shaped)
-	s.shapedOut = s.shapedOut[:0]
+	s.shapedOut, s.shapedLeaves = s.shapedOut[:0], s.shapedLeaves[:0]
 }
 
 // view is a string of b's bytes, without copying: b must not change while the string is used.
@@ -138,7 +153,7 @@ func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Rememb
 	if !ok {
 		done = s.shapeRaw(raw)
 	}
-	s.rememberRaw(owner, raw, done.key, r)
+	s.rememberRaw(owner, raw, done, r)
 	s.count(done.stats, done.err)
 	return append(dst, s.shapedOut[done.from:done.to]...), withheldAny(done.stats, done.err)
 }
@@ -146,9 +161,12 @@ func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Rememb
 // shapeRaw shapes a raw value not shaped before in the batch, into shapedOut.
 func (s *valueShaper) shapeRaw(raw []byte) shapedValue {
 	from := len(s.shapedOut)
-	out, scratch, stats, err := s.b.p.shaper.AppendValue(s.shapedOut, raw, s.buf)
+	out, scratch, stats, err := s.b.p.shaper.AppendValue(s.shapedOut, raw, s.buf, &s.listed)
 	s.buf, s.shapedOut = scratch[:0], out
-	done := shapedValue{from: from, to: len(out), stats: stats, err: err, key: keyOf(true, raw)}
+	done := shapedValue{from: from, to: len(out), stats: stats, err: err, key: keyOf(true, raw),
+		leavesFrom: len(s.shapedLeaves), listed: s.listed.Complete}
+	s.shapedLeaves = append(s.shapedLeaves, s.listed.List...)
+	done.leavesTo = len(s.shapedLeaves)
 	s.shaped[view(raw)] = done
 	return done
 }
@@ -164,20 +182,21 @@ func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r agentspan.Remem
 	return s.withheld != before
 }
 
-// rememberRaw remembers a raw JSON value's withheld leaves as r says; key is its keyOf as JSON. A JSON
-// string that holds no JSON is one leaf of a result; an argument that is not JSON is not remembered.
-func (s *valueShaper) rememberRaw(owner int32, raw []byte, key textKey, r agentspan.Remember) {
+// rememberRaw remembers a raw JSON value's withheld leaves as r says; done is what shaping it gave. A
+// JSON string that holds no JSON is one leaf of a result; an argument that is not JSON is not
+// remembered.
+func (s *valueShaper) rememberRaw(owner int32, raw []byte, done shapedValue, r agentspan.Remember) {
 	switch r {
 	case agentspan.RememberAll:
-		s.rememberKeyed(owner, key, raw)
+		s.rememberKeyed(owner, done.key, raw, s.listingOf(done))
 	case agentspan.RememberJSON:
 		if len(raw) > 0 && raw[0] == '"' {
 			if text, ok := jsonraw.AppendUnquote(s.buf[:0], raw); ok && isJSON(text) {
-				s.rememberKeyed(owner, key, raw)
+				s.rememberKeyed(owner, done.key, raw, s.listingOf(done))
 			}
 			return
 		}
-		s.rememberKeyed(owner, key, raw)
+		s.rememberKeyed(owner, done.key, raw, s.listingOf(done))
 	}
 }
 
@@ -217,10 +236,11 @@ func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r agents
 		if !countsonly.LooksLikeJSON(text) && s.b.p.shaper.Kept(key) {
 			return
 		}
-		s.rememberText(owner, text, r)
+		// Shaped first: shaping lists what it withholds, and remembering it then need not read it.
 		out, stats, err := s.shapeText(text)
 		s.count(stats, err)
 		v.SetStr(string(out))
+		s.rememberText(owner, text, r)
 	case pcommon.ValueTypeSlice:
 		s.rememberAll(owner, v, r)
 		v.SetStr(countsonly.WithheldArray(v.Slice().Len()))
@@ -239,12 +259,18 @@ func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r agents
 	}
 }
 
-// shapeText shapes a text value. A JSON text that a transcript of the batch also held (a tool's
-// result, which the model's next call carries) was shaped there already, to the same bytes: shaping
-// a JSON value as text or as a raw value differs only where it fails.
+// shapeText shapes a text value. A JSON text is shaped as a raw value, once in the batch: a tool's
+// result arrives again in the transcript of the model's next call. Shaping a JSON value as text or as
+// a raw value differs only where it fails, and then it is shaped as text.
 func (s *valueShaper) shapeText(text []byte) ([]byte, countsonly.Stats, error) {
-	if done, ok := s.shaped[view(text)]; ok && done.err == nil && countsonly.LooksLikeJSON(text) {
-		return s.shapedOut[done.from:done.to], done.stats, nil
+	if countsonly.LooksLikeJSON(text) {
+		done, ok := s.shaped[view(text)]
+		if !ok {
+			done = s.shapeRaw(text)
+		}
+		if done.err == nil {
+			return s.shapedOut[done.from:done.to], done.stats, nil
+		}
 	}
 	out, stats, err := s.b.p.shaper.AppendText(s.buf[:0], text)
 	s.buf = out[:0]
