@@ -238,6 +238,11 @@ func (w *Withholder) AddUnread(owner int32, s Span) int32 {
 	return w.rec
 }
 
+// AddValidated tells the Withholder of a JSON container the caller has validated (a tool's result it
+// has shaped) that nests nesting levels deep: a transcript read later that repeats it passes over the
+// copy by its bytes.
+func (w *Withholder) AddValidated(raw []byte, nesting int) { w.repeats.Add(raw, nesting) }
+
 // Changed reports whether Apply shaped something in the record Add numbered rec.
 func (w *Withholder) Changed(rec int32) bool { return w.records[rec].changed }
 

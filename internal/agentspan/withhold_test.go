@@ -579,3 +579,25 @@ func TestTypedValue(t *testing.T) {
 		}
 	}
 }
+
+// TestWithholdPassesOverValidatedResults: a transcript's copy of a result the caller validated and
+// told of (AddValidated) is passed over by its bytes, not read again; one the caller did not tell of
+// is read. The result told of below is planted, and invalid, to tell the two apart.
+func TestWithholdPassesOverValidatedResults(t *testing.T) {
+	planted := `{"customer_id":"cus_0123456789","notes":"` + strings.Repeat("n", 300) + `",oops}`
+	doc := `[{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":` + planted + `}]}]`
+	for _, told := range []bool{true, false} {
+		attrs := attrsOf(t, map[string]any{"gen_ai.input.messages": doc})
+		w := NewWithholder(Default)
+		if told {
+			w.AddValidated([]byte(planted), 1)
+		}
+		w.Add(0, Span{Attrs: attrs}, pcommon.NewValueEmpty())
+		w.Resolve(policy([]string{"c1"}, nil))
+		s := &markShaper{}
+		w.Apply(s)
+		if read := s.textCalls == 0; read != told {
+			t.Errorf("told %v: the transcript was read as valid: %v", told, read)
+		}
+	}
+}

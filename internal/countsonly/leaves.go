@@ -14,7 +14,10 @@ type Leaves struct {
 	// string holding JSON is shaped decoded, and its leaves are not listed).
 	List     []Leaf
 	Complete bool
-	arrays   []jsonraw.Span
+	// Nesting is how deep the value's containers nest (1: a container that holds none), when
+	// Complete.
+	Nesting int
+	arrays  []jsonraw.Span
 }
 
 // A Leaf is a withheld string: its token in the value shaped, and whether it is inside an array,
@@ -25,7 +28,7 @@ type Leaf struct {
 }
 
 // reset empties the list for a new value.
-func (l *Leaves) reset() { l.List, l.Complete = l.List[:0], false }
+func (l *Leaves) reset() { l.List, l.Complete, l.Nesting = l.List[:0], false, 0 }
 
 // string lists a withheld string; a nil Leaves lists nothing.
 func (l *Leaves) string(s jsonraw.Span) {

@@ -17,8 +17,8 @@ func TestLeavesListWhatIsWithheld(t *testing.T) {
 	var leaves Leaves
 	raw := []byte(`{"status":"ok","name":"Jane\u0020Roe","tags":["vip",{"status":"in array"}],"n":5,"o":{"k":"v"}}`)
 	out, _, stats, err := s.AppendValue(nil, raw, nil, &leaves)
-	if err != nil || !leaves.Complete {
-		t.Fatalf("err %v, complete %v", err, leaves.Complete)
+	if err != nil || !leaves.Complete || leaves.Nesting != 3 {
+		t.Fatalf("err %v, complete %v, nesting %d", err, leaves.Complete, leaves.Nesting)
 	}
 	var got []string
 	for _, l := range leaves.List {

@@ -65,6 +65,9 @@ func (s *Shaper) appendJSON(dst, src []byte, leaves *Leaves) ([]byte, Stats, err
 	if err != nil {
 		return dst, Stats{}, err
 	}
+	if leaves != nil {
+		leaves.Nesting = sc.Deepest()
+	}
 	return out, sc.stats, nil
 }
 

@@ -15,6 +15,8 @@ type Lexer struct {
 	src      []byte
 	pos      int
 	maxDepth int
+	// deepest is the deepest nesting a container entered so far had.
+	deepest int
 	// strings, when set, receives the string values SkipValue passes over.
 	strings *[]Span
 }
@@ -39,6 +41,9 @@ func NewLexer(src []byte, maxDepth int) Lexer {
 	}
 	return Lexer{src: src, maxDepth: maxDepth}
 }
+
+// Deepest is the deepest nesting of the containers entered so far (0: none).
+func (l *Lexer) Deepest() int { return l.deepest }
 
 // Pos is the cursor: the offset of the next byte to scan, or of the offending byte after a failure.
 func (l *Lexer) Pos() int { return l.pos }
@@ -96,6 +101,7 @@ func (l *Lexer) Open(depth int) (empty bool, f Fault) {
 	if depth > l.maxDepth {
 		return false, FaultDepth
 	}
+	l.deepest = max(l.deepest, depth)
 	l.pos++
 	l.SkipSpace()
 	if l.Peek() == closing {

@@ -157,14 +157,14 @@ func TestSkipRepeatablePassesOverCopies(t *testing.T) {
 		t.Fatalf("fault %v, %d remembered", f, len(r.byStart))
 	}
 	planted := []byte(`{"id":"cus_0123456789",` + strings.Repeat("!", 300) + `}`)
-	r.byStart[repeatKey(planted)] = repeat{raw: planted, room: DefaultMaxDepth - 1}
+	r.byStart[repeatKey(planted)] = repeat{raw: planted, nesting: 1}
 	l = NewLexer(append(planted, ",1]"...), 0)
 	if f := l.SkipRepeatable(1, &r); f != NoFault || l.Pos() != len(planted) {
 		t.Errorf("a copy was validated again: fault %v at %d", f, l.Pos())
 	}
-	l = NewLexer(planted, 0)
+	l = NewLexer(planted, 2)
 	if f := l.SkipRepeatable(2, &r); f == NoFault {
-		t.Error("a copy with less room for nesting than the remembered container was passed over")
+		t.Error("a copy nested past the lexer's limit was passed over")
 	}
 	r.Reset()
 	l = NewLexer([]byte(`{"id":"cus_0123456789"}`), 0)

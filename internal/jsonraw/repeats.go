@@ -21,10 +21,10 @@ type Repeats struct {
 	minLen int
 }
 
-// repeat is a validated container, and the nesting it had room for below it.
+// repeat is a validated container, and how many levels deep it nests (1: it holds no container).
 type repeat struct {
-	raw  []byte
-	room int
+	raw     []byte
+	nesting int
 }
 
 const (
@@ -42,31 +42,52 @@ func (r *Repeats) Reset() { clear(r.byStart) }
 // SkipRepeatable is SkipValue for a value that may be a copy of a container r remembers: a copy is
 // passed over, and a container validated here is remembered.
 func (l *Lexer) SkipRepeatable(depth int, r *Repeats) Fault {
-	minLen := r.minLen
-	if minLen == 0 {
-		minLen = minRepeatLen
-	}
+	minLen := r.minLength()
 	rest := l.src[l.pos:]
-	if len(rest) < max(minLen, repeatKeyLen) || rest[0] != '{' && rest[0] != '[' {
+	if len(rest) < minLen || rest[0] != '{' && rest[0] != '[' {
 		return l.SkipValue(depth)
 	}
 	key := repeatKey(rest)
-	room := l.maxDepth - depth
-	if seen, ok := r.byStart[key]; ok && room >= seen.room && bytes.HasPrefix(rest, seen.raw) {
+	if seen, ok := r.byStart[key]; ok && depth+seen.nesting <= l.maxDepth && bytes.HasPrefix(rest, seen.raw) {
 		l.pos += len(seen.raw)
+		l.deepest = max(l.deepest, depth+seen.nesting)
 		return NoFault
 	}
-	start := l.pos
-	if f := l.SkipValue(depth); f != NoFault {
-		return f
+	start, outer := l.pos, l.deepest
+	l.deepest = depth
+	f := l.SkipValue(depth)
+	nesting := l.deepest - depth
+	l.deepest = max(outer, l.deepest)
+	if f == NoFault && l.pos-start >= minLen {
+		r.add(key, l.src[start:l.pos], nesting)
 	}
-	if l.pos-start >= minLen && len(r.byStart) < maxRepeats {
-		if r.byStart == nil {
-			r.byStart = map[uint64]repeat{}
-		}
-		r.byStart[key] = repeat{raw: l.src[start:l.pos], room: room}
+	return f
+}
+
+// Add remembers raw, one JSON container validated by other means that nests nesting levels deep
+// (1: it holds no container): a tool's result shaped before the transcripts that repeat it are read.
+func (r *Repeats) Add(raw []byte, nesting int) {
+	if len(raw) >= r.minLength() && (raw[0] == '{' || raw[0] == '[') {
+		r.add(repeatKey(raw), raw, nesting)
 	}
-	return NoFault
+}
+
+// minLength is the length of the shortest container remembered.
+func (r *Repeats) minLength() int {
+	if r.minLen == 0 {
+		return minRepeatLen
+	}
+	return max(r.minLen, repeatKeyLen)
+}
+
+func (r *Repeats) add(key uint64, raw []byte, nesting int) {
+	if len(r.byStart) >= maxRepeats {
+		return
+	}
+	if r.byStart == nil {
+		r.byStart = map[uint64]repeat{}
+	}
+	r.byStart[key] = repeat{raw: raw, nesting: nesting}
 }
 
 var repeatSeed = maphash.MakeSeed()

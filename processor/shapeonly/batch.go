@@ -4,6 +4,7 @@
 package shapeonly
 
 import (
+	"bytes"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
@@ -251,6 +253,7 @@ func (b *batch) decide() {
 		}
 		b.toRead = append(b.toRead, int32(i))
 	}
+	b.shapeResultsFirst()
 	b.markWalked()
 	for _, i := range b.toRead {
 		if r := &b.records[i]; b.owners[r.owner].walk {
@@ -265,6 +268,30 @@ func (b *batch) decide() {
 	for i := range b.records {
 		if r := &b.records[i]; r.isTool && !r.dc && r.callID != "" {
 			r.dc = b.CallShaped(r.owner, []byte(r.callID))
+		}
+	}
+}
+
+// shapeResultsFirst shapes the JSON results of the data-class tool spans before the transcripts are
+// read, and tells the withholder of them: a model's next call repeats each result in its transcript,
+// and a copy of one shaped (so validated) already is passed over by its bytes instead of read again.
+// What shaping gave is kept for the batch; the spans themselves are shaped as before.
+func (b *batch) shapeResultsFirst() {
+	for i := range b.records {
+		r := &b.records[i]
+		if !r.isTool || !r.dc || r.resultKey == "" || r.unwrap != nil {
+			continue
+		}
+		v, ok := r.attrs.Get(r.resultKey)
+		if !ok || v.Type() != pcommon.ValueTypeStr {
+			continue
+		}
+		text := jsonraw.StringBytes(v.Str())
+		if !countsonly.LooksLikeJSON(text) {
+			continue
+		}
+		if done := b.values.shapeOnce(text); done.err == nil && done.listed {
+			b.w.AddValidated(bytes.TrimRight(text[jsonraw.SkipSpace(text, 0):], " \t\r\n"), done.nesting)
 		}
 	}
 }

@@ -49,6 +49,7 @@ type shapedValue struct {
 	key                  textKey
 	leavesFrom, leavesTo int
 	listed               bool
+	nesting              int
 }
 
 // A listing is the strings shaping withheld from a JSON text, when it listed them all (complete).
@@ -149,13 +150,18 @@ func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 // ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript. A value shaped before
 // in the batch is written as it was shaped then.
 func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Remember) ([]byte, bool) {
-	done, ok := s.shaped[view(raw)]
-	if !ok {
-		done = s.shapeRaw(raw)
-	}
+	done := s.shapeOnce(raw)
 	s.rememberRaw(owner, raw, done, r)
 	s.count(done.stats, done.err)
 	return append(dst, s.shapedOut[done.from:done.to]...), withheldAny(done.stats, done.err)
+}
+
+// shapeOnce returns what shaping a raw value gave, shaping it if it was not shaped before in the batch.
+func (s *valueShaper) shapeOnce(raw []byte) shapedValue {
+	if done, ok := s.shaped[view(raw)]; ok {
+		return done
+	}
+	return s.shapeRaw(raw)
 }
 
 // shapeRaw shapes a raw value not shaped before in the batch, into shapedOut.
@@ -164,7 +170,7 @@ func (s *valueShaper) shapeRaw(raw []byte) shapedValue {
 	out, scratch, stats, err := s.b.p.shaper.AppendValue(s.shapedOut, raw, s.buf, &s.listed)
 	s.buf, s.shapedOut = scratch[:0], out
 	done := shapedValue{from: from, to: len(out), stats: stats, err: err, key: keyOf(true, raw),
-		leavesFrom: len(s.shapedLeaves), listed: s.listed.Complete}
+		leavesFrom: len(s.shapedLeaves), listed: s.listed.Complete, nesting: s.listed.Nesting}
 	s.shapedLeaves = append(s.shapedLeaves, s.listed.List...)
 	done.leavesTo = len(s.shapedLeaves)
 	s.shaped[view(raw)] = done
@@ -264,11 +270,7 @@ func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r agents
 // a raw value differs only where it fails, and then it is shaped as text.
 func (s *valueShaper) shapeText(text []byte) ([]byte, countsonly.Stats, error) {
 	if countsonly.LooksLikeJSON(text) {
-		done, ok := s.shaped[view(text)]
-		if !ok {
-			done = s.shapeRaw(text)
-		}
-		if done.err == nil {
+		if done := s.shapeOnce(text); done.err == nil {
 			return s.shapedOut[done.from:done.to], done.stats, nil
 		}
 	}
