@@ -157,7 +157,7 @@ func TestSkipRepeatablePassesOverCopies(t *testing.T) {
 		t.Fatalf("fault %v, %d remembered", f, len(r.byStart))
 	}
 	planted := []byte(`{"id":"cus_0123456789",` + strings.Repeat("!", 300) + `}`)
-	r.byStart[repeatKey(planted)] = repeat{raw: planted, nesting: 1}
+	r.add(repeatKey(planted), []byte(planted), 1)
 	l = NewLexer(append(planted, ",1]"...), 0)
 	if f := l.SkipRepeatable(1, &r); f != NoFault || l.Pos() != len(planted) {
 		t.Errorf("a copy was validated again: fault %v at %d", f, l.Pos())

@@ -5,6 +5,7 @@ package jsonraw
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 )
 
@@ -17,6 +18,10 @@ import (
 // Reset, and is not safe for concurrent use.
 type Repeats struct {
 	byStart map[uint64]repeat
+	// starts has a bit set for the first 8 bytes of each container remembered, so that the many
+	// values that begin like none of them (a transcript's small results and messages) are told apart
+	// at the cost of a multiply, before their first 64 bytes are hashed and looked up.
+	starts [4]uint64
 	// minLen is the shortest container remembered (minRepeatLen when zero; tests set it lower).
 	minLen int
 }
@@ -37,7 +42,16 @@ const (
 )
 
 // Reset forgets every container: the documents they are in may change.
-func (r *Repeats) Reset() { clear(r.byStart) }
+func (r *Repeats) Reset() {
+	clear(r.byStart)
+	r.starts = [4]uint64{}
+}
+
+// startBit is the bit of starts for a container beginning with b (8 bytes or more).
+func startBit(b []byte) (word int, bit uint64) {
+	h := binary.LittleEndian.Uint64(b) * 0x9e3779b97f4a7c15 >> 56
+	return int(h >> 6), 1 << (h & 63)
+}
 
 // SkipRepeatable is SkipValue for a value that may be a copy of a container r remembers: a copy is
 // passed over, and a container validated here is remembered.
@@ -47,19 +61,29 @@ func (l *Lexer) SkipRepeatable(depth int, r *Repeats) Fault {
 	if len(rest) < minLen || rest[0] != '{' && rest[0] != '[' {
 		return l.SkipValue(depth)
 	}
+	if w, bit := startBit(rest); r.starts[w]&bit == 0 {
+		return l.skipRemembering(depth, r, minLen)
+	}
 	key := repeatKey(rest)
 	if seen, ok := r.byStart[key]; ok && depth+seen.nesting <= l.maxDepth && bytes.HasPrefix(rest, seen.raw) {
 		l.pos += len(seen.raw)
 		l.deepest = max(l.deepest, depth+seen.nesting)
 		return NoFault
 	}
+	return l.skipRemembering(depth, r, minLen)
+}
+
+// skipRemembering is SkipValue for a container at the cursor, which r remembers when it is valid and
+// at least minLen long.
+func (l *Lexer) skipRemembering(depth int, r *Repeats, minLen int) Fault {
 	start, outer := l.pos, l.deepest
 	l.deepest = depth
 	f := l.SkipValue(depth)
 	nesting := l.deepest - depth
 	l.deepest = max(outer, l.deepest)
 	if f == NoFault && l.pos-start >= minLen {
-		r.add(key, l.src[start:l.pos], nesting)
+		raw := l.src[start:l.pos]
+		r.add(repeatKey(raw), raw, nesting)
 	}
 	return f
 }
@@ -88,6 +112,8 @@ func (r *Repeats) add(key uint64, raw []byte, nesting int) {
 		r.byStart = map[uint64]repeat{}
 	}
 	r.byStart[key] = repeat{raw: raw, nesting: nesting}
+	w, bit := startBit(raw)
+	r.starts[w] |= bit
 }
 
 var repeatSeed = maphash.MakeSeed()
