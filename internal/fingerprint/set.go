@@ -3,11 +3,7 @@
 
 package fingerprint
 
-import (
-	"slices"
-
-	"github.com/agentotel/agentotel/internal/countsonly"
-)
+import "github.com/agentotel/agentotel/internal/countsonly"
 
 // WindowLen is the length of the runs a Set remembers. A leaf shorter than this is not
 // remembered: runs that short are too common in ordinary text to mean anything.
@@ -122,17 +118,20 @@ func (s *Set) insertPending() {
 	if p == nil {
 		return
 	}
-	s.reserve(len(p.fingerprints))
-	if s.filter == nil || s.filterKeys != nil {
-		// Room for the keys of the windows to come, at once rather than doubling as they arrive.
-		s.filterKeys = slices.Grow(s.filterKeys, len(p.fingerprints))
-	}
-	// reserve made room for them all: insert's checks for room are not needed.
+	// Room for half of what is listed at once, rather than doubling the table as it fills: a result's
+	// leaves repeat about half their windows (dates, statuses, the words of item names), so the table
+	// grows once more at most for most batches, and is not sized for windows it already holds.
+	// addLeaf saw to it that all of them fit under maxEntries.
+	s.reserve(len(p.fingerprints) / 2)
 	for i, e := range p.fingerprints {
 		j, found := s.slot(e &^ flagBits)
 		if found {
 			s.table[j] |= e & flagBits
 			continue
+		}
+		if 4*(s.entries+1) > 3*len(s.table) {
+			s.growTable()
+			j, _ = s.slot(e &^ flagBits)
 		}
 		s.table[j] = e
 		s.entries++
@@ -142,7 +141,16 @@ func (s *Set) insertPending() {
 	}
 	s.pending = nil
 	p.release()
+	// Where leaves share most of their windows, even half of what was listed is far more room than
+	// the entries take. A large table is then cut to size, so that memory follows the entries held; a
+	// small one keeps the slack, which costs less than moving it.
+	if size := tableSize(s.entries); size < len(s.table) && len(s.table) >= largeTable {
+		s.resize(size)
+	}
 }
+
+// largeTable is the size (in entries, 128 KiB) from which Build cuts a table too large to size.
+const largeTable = 1 << 14
 
 // addLeaf lists the fingerprints of leaf for Build, or, when they might not all fit under
 // maxEntries, inserts what is listed and then them one by one, to store exactly as many as fit.
@@ -281,19 +289,21 @@ func (s *Set) slot(key uint64) (i int, found bool) {
 func (s *Set) growTable() { s.resize(max(16, 2*len(s.table))) }
 
 // reserve makes room for n more fingerprints (no more than the Set may hold) in one step, rather
-// than doubling the table again and again as they arrive: a new trace's first tool result doubles
-// it eight times or more. n is a bound; where it counts windows the Set already holds, or that
-// repeat within what is added, the table ends up to twice the size it needed.
+// than doubling the table again and again as they arrive: a batch's first tool result doubles it
+// eight times or more.
 func (s *Set) reserve(n int) {
-	want := min(s.entries+n, s.max)
-	if 4*want <= 3*len(s.table) {
-		return
+	if size := tableSize(min(s.entries+n, s.max)); size > len(s.table) {
+		s.resize(size)
 	}
-	size := max(16, len(s.table))
-	for 4*want > 3*size {
+}
+
+// tableSize is the size of the smallest table that holds n entries at most three quarters full.
+func tableSize(n int) int {
+	size := 16
+	for 4*n > 3*size {
 		size *= 2
 	}
-	s.resize(size)
+	return size
 }
 
 // resize moves the table's entries into a new table of size slots, a power of two.
