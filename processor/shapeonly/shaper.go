@@ -41,7 +41,7 @@ type valueShaper struct {
 
 // shapedValue is what shaping a raw value gave: shapedOut[from:to], and its counts; key is the raw
 // value's as a JSON text (keyOf), for remembering its copies without hashing each again; when listed,
-// shapedLeaves[leavesFrom:leavesTo] are the strings it withheld.
+// shapedLeaves[leavesFrom:leavesTo] are the strings it withheld, and nesting how deep it nests.
 type shapedValue struct {
 	from, to             int
 	stats                countsonly.Stats
