@@ -144,6 +144,29 @@ func TestSpellingEscape(t *testing.T) {
 	}
 }
 
+// FuzzSpellingEscape holds spellingEscape to the obvious reading: walk the backslashes from the start,
+// each escaping the character after it.
+func FuzzSpellingEscape(f *testing.F) {
+	for _, s := range []string{`find\u005fcustomer`, `C:\\users\\u`, `\\\\\u0066`, `a\/b`, `\\/`, `ends in \`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		want := false
+		for i := 0; i+1 < len(text); i++ {
+			if text[i] == '\\' {
+				if c := text[i+1]; c == 'u' || c == '/' {
+					want = true
+					break
+				}
+				i++
+			}
+		}
+		if got := spellingEscape(text); got != want {
+			t.Fatalf("spellingEscape(%q) = %v, want %v", text, got, want)
+		}
+	})
+}
+
 // FuzzUnwalkedAsWalked: whatever a batch holds, checking a trace instead of walking it changes nothing.
 // The same batch goes through two processors: one configured with find_customer, which checks the
 // traces that name no data-class tool, and one that also names a tool outside ASCII, which it cannot
