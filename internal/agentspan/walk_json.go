@@ -140,10 +140,12 @@ func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *obj
 		}
 		key := jsonKey(doc[keyStart:keyEnd])
 		valStart := l.Pos()
+		var copyOf []byte
 		switch l.Peek() {
 		case '{', '[':
 			if !w.walkAll && o.isCallOrResult(ctx) {
-				if l.SkipRepeatable(depth, &w.repeats) != jsonraw.NoFault {
+				var f jsonraw.Fault
+				if copyOf, f = l.SkipRepeatable(depth, &w.repeats); f != jsonraw.NoFault {
 					return false, false
 				}
 				skipped = true
@@ -158,7 +160,12 @@ func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *obj
 		hadRole := o.role.ok()
 		// The node is built in the call's arguments: built in a local first, it was copied there
 		// by wide loads of the narrow stores just made, a store-forwarding stall on every member.
-		o.read(key, jsonNode(doc[valStart:l.Pos()], valStart))
+		raw := doc[valStart:l.Pos()]
+		if copyOf != nil {
+			// A copy's bytes are its original's, and the shaper knows the original by its address.
+			raw = copyOf
+		}
+		o.read(key, jsonNode(raw, valStart))
 		if !hadRole && o.role.ok() {
 			// The members after the role are this message's: a new turn, and text read as its role.
 			w.role = o.role

@@ -4,6 +4,7 @@
 package jsonraw
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
@@ -175,11 +176,14 @@ func FuzzSkipRepeatable(f *testing.F) {
 		l.SkipRepeatable(int(depth1%40), &r)
 
 		got := NewLexer(second, int(max2%40))
-		gotF := got.SkipRepeatable(int(depth2%40), &r)
+		copyOf, gotF := got.SkipRepeatable(int(depth2%40), &r)
 		want := NewLexer(second, int(max2%40))
 		wantF := want.SkipValue(int(depth2 % 40))
 		if gotF != wantF || gotF == NoFault && got.Pos() != want.Pos() {
 			t.Fatalf("after %q: SkipRepeatable(%q) = %v at %d, SkipValue = %v at %d", first, second, gotF, got.Pos(), wantF, want.Pos())
+		}
+		if copyOf != nil && !bytes.Equal(copyOf, second[:got.Pos()]) {
+			t.Fatalf("after %q: SkipRepeatable(%q) passed over %q as a copy of %q", first, second, second[:got.Pos()], copyOf)
 		}
 	})
 }

@@ -54,23 +54,23 @@ func startBit(b []byte) (word int, bit uint64) {
 }
 
 // SkipRepeatable is SkipValue for a value that may be a copy of a container r remembers: a copy is
-// passed over, and a container validated here is remembered.
-func (l *Lexer) SkipRepeatable(depth int, r *Repeats) Fault {
+// passed over, and copyOf is the container it copies (the same bytes, which a caller can know again
+// by where they are rather than by reading them); a container validated here is remembered.
+func (l *Lexer) SkipRepeatable(depth int, r *Repeats) (copyOf []byte, f Fault) {
 	minLen := r.minLength()
 	rest := l.src[l.pos:]
 	if len(rest) < minLen || rest[0] != '{' && rest[0] != '[' {
-		return l.SkipValue(depth)
+		return nil, l.SkipValue(depth)
 	}
 	if w, bit := startBit(rest); r.starts[w]&bit == 0 {
-		return l.skipRemembering(depth, r, minLen)
+		return nil, l.skipRemembering(depth, r, minLen)
 	}
-	key := repeatKey(rest)
-	if seen, ok := r.byStart[key]; ok && depth+seen.nesting <= l.maxDepth && bytes.HasPrefix(rest, seen.raw) {
+	if seen, ok := r.byStart[repeatKey(rest)]; ok && depth+seen.nesting <= l.maxDepth && bytes.HasPrefix(rest, seen.raw) {
 		l.pos += len(seen.raw)
 		l.deepest = max(l.deepest, depth+seen.nesting)
-		return NoFault
+		return seen.raw, NoFault
 	}
-	return l.skipRemembering(depth, r, minLen)
+	return nil, l.skipRemembering(depth, r, minLen)
 }
 
 // skipRemembering is SkipValue for a container at the cursor, which r remembers when it is valid and

@@ -100,6 +100,7 @@ func newBatch(p *shapeOnly) *batch {
 	b.values.b = b
 	b.values.remembered = map[rememberedText]struct{}{}
 	b.values.shaped = map[string]shapedValue{}
+	b.values.shapedAt = map[rawAt]shapedValue{}
 	return b
 }
 

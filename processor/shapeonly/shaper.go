@@ -29,6 +29,10 @@ type valueShaper struct {
 	remembered map[rememberedText]struct{}
 	shaped     map[string]shapedValue
 	shapedOut  []byte
+	// shapedAt finds a value shaped before by where its bytes are: a transcript's copy of a result is
+	// handed over as its original's bytes (agentspan passes copies over by comparing them), and is
+	// known again without hashing them.
+	shapedAt map[rawAt]shapedValue
 	// listed is what shaping the last raw value withheld; shapedLeaves keeps it for each value in
 	// shaped, so that remembering a value does not read it again.
 	listed       countsonly.Leaves
@@ -60,6 +64,12 @@ type listing struct {
 
 func (s *valueShaper) listingOf(done shapedValue) listing {
 	return listing{leaves: s.shapedLeaves[done.leavesFrom:done.leavesTo], complete: done.listed}
+}
+
+// rawAt is where a value's bytes are.
+type rawAt struct {
+	data *byte
+	n    int
 }
 
 // rememberedText is a text remembered for an owner.
@@ -141,6 +151,7 @@ func (s *valueShaper) flushLeaves(owner int32) {
 func (s *valueShaper) forget() {
 	clear(s.remembered)
 	clear(s.shaped)
+	clear(s.shapedAt)
 	s.shapedOut, s.shapedLeaves = s.shapedOut[:0], s.shapedLeaves[:0]
 }
 
@@ -157,11 +168,18 @@ func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Rememb
 }
 
 // shapeOnce returns what shaping a raw value gave, shaping it if it was not shaped before in the batch.
+// raw is a record's own bytes, which do not change while the batch is shaped.
 func (s *valueShaper) shapeOnce(raw []byte) shapedValue {
-	if done, ok := s.shaped[view(raw)]; ok {
+	at := rawAt{data: unsafe.SliceData(raw), n: len(raw)}
+	if done, ok := s.shapedAt[at]; ok {
 		return done
 	}
-	return s.shapeRaw(raw)
+	done, ok := s.shaped[view(raw)]
+	if !ok {
+		done = s.shapeRaw(raw)
+	}
+	s.shapedAt[at] = done
+	return done
 }
 
 // shapeRaw shapes a raw value not shaped before in the batch, into shapedOut.
