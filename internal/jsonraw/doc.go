@@ -14,6 +14,12 @@
 // decodes a string without allocating; successful calls allocate only where they return a new
 // string ([Unquote], [Text]).
 //
+// Two helpers serve callers that read many documents repeating each other (an agent's transcript
+// carries every earlier message again): [Repeats] remembers large containers validated once, so
+// [Lexer.SkipRepeatable] passes over a copy by comparing bytes; and [Lexer.RecordStrings] has a
+// validating skip list the strings it passes over, for callers that withhold a value whole and
+// remember what it held.
+//
 // Nothing here falls back to encoding/json. Where the two differ, on purpose: strings holding
 // bytes that are not UTF-8 are invalid here (encoding/json lets them through), and nesting is
 // bounded by the caller's limit, [DefaultMaxDepth] unless configured (encoding/json allows 10000).
