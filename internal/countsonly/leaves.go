@@ -30,8 +30,8 @@ type Leaf struct {
 // reset empties the list for a new value.
 func (l *Leaves) reset() { l.List, l.Complete, l.Nesting = l.List[:0], false, 0 }
 
-// string lists a withheld string; a nil Leaves lists nothing.
-func (l *Leaves) string(s jsonraw.Span) {
+// add lists a withheld string; a nil Leaves lists nothing.
+func (l *Leaves) add(s jsonraw.Span) {
 	if l != nil {
 		l.List = append(l.List, Leaf{Span: s})
 	}

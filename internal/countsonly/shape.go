@@ -58,7 +58,7 @@ func (s *scanner) shapeValue(dst []byte, keep bool, depth int) ([]byte, error) {
 			return append(dst, s.src[start:s.Pos()]...), nil
 		}
 		s.stats.Strings++
-		s.leaves.string(jsonraw.Span{Start: start, End: s.Pos(), Escaped: escaped})
+		s.leaves.add(jsonraw.Span{Start: start, End: s.Pos(), Escaped: escaped})
 		return append(dst, `"`+Withheld+`"`...), nil
 	}
 	if !s.Scalar() {
