@@ -26,10 +26,7 @@ func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (full bool, 
 	if err := c.collect(doc, kept); err != nil {
 		return s.AddLeaf(doc), err
 	}
-	for _, leaf := range c.leaves {
-		full = s.addLeaf(c.text(doc, leaf)) || full
-	}
-	return full, nil
+	return c.addTo(s, doc), nil
 }
 
 // AddWithheld is AddJSONLeaves for a document that shaping has just read: withheld lists the strings
@@ -38,14 +35,11 @@ func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (full bool, 
 func (s *Set) AddWithheld(doc []byte, withheld []countsonly.Leaf, kept func(key []byte) bool) (full bool) {
 	c := collectors.Get().(*leafCollector)
 	defer c.release()
-	c.kept, c.leaves, c.arena = kept, c.leaves[:0], c.arena[:0]
+	c.reset(kept)
 	for _, l := range withheld {
 		c.str(source{text: doc}, l.Start, l.End, l.Escaped, l.InArray)
 	}
-	for _, leaf := range c.leaves {
-		full = s.addLeaf(c.text(doc, leaf)) || full
-	}
-	return full
+	return c.addTo(s, doc)
 }
 
 // collectors keep leafCollectors' buffers from one AddJSONLeaves to the next: every tool result
@@ -81,6 +75,19 @@ func (c *leafCollector) text(doc []byte, l leafSpan) []byte {
 	return doc[l.start:l.end]
 }
 
+// reset readies c for a new document, read with kept.
+func (c *leafCollector) reset(kept func([]byte) bool) {
+	c.kept, c.leaves, c.arena = kept, c.leaves[:0], c.arena[:0]
+}
+
+// addTo adds the leaves collected from doc to s, and reports whether s is full.
+func (c *leafCollector) addTo(s *Set, doc []byte) (full bool) {
+	for _, leaf := range c.leaves {
+		full = s.addLeaf(c.text(doc, leaf)) || full
+	}
+	return full
+}
+
 // release returns c to the pool, unless a huge document grew it.
 func (c *leafCollector) release() {
 	if cap(c.arena)+int(unsafe.Sizeof(leafSpan{}))*cap(c.leaves) > maxPooledBytes {
@@ -92,7 +99,7 @@ func (c *leafCollector) release() {
 
 // collect lists the leaves of doc, or returns the error validate would.
 func (c *leafCollector) collect(doc []byte, kept func([]byte) bool) error {
-	c.kept, c.leaves, c.arena = kept, c.leaves[:0], c.arena[:0]
+	c.reset(kept)
 	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
 	l.SkipSpace()
 	return documentError(&l, c.value(&l, source{text: doc}, 0, false, false))

@@ -124,18 +124,7 @@ func (s *Set) insertPending() {
 	// addLeaf saw to it that all of them fit under maxEntries.
 	s.reserve(len(p.fingerprints) / 2)
 	for i, e := range p.fingerprints {
-		j, found := s.slot(e &^ flagBits)
-		if found {
-			s.table[j] |= e & flagBits
-			continue
-		}
-		if 4*(s.entries+1) > 3*len(s.table) {
-			s.growTable()
-			j, _ = s.slot(e &^ flagBits)
-		}
-		s.table[j] = e
-		s.entries++
-		if e&flagWhole == 0 {
+		if isNew, _ := s.insert(e, e&flagBits); isNew && e&flagWhole == 0 {
 			s.noteWindow(p.filterKeys[i])
 		}
 	}
@@ -172,8 +161,13 @@ func (s *Set) addLeaf(leaf []byte) (full bool) {
 		s.pending.add(fingerprint(w)&^flagBits|windowFlags(off, last), uint32(filterHash(w)>>32))
 		s.markerLike = s.markerLike || mayOverlapMarker(w)
 	}
-	s.pending.add(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf))&^flagBits|flagWhole, 0)
+	s.pending.add(leafFingerprint(leaf)&^flagBits|flagWhole, 0)
 	return false
+}
+
+// leafFingerprint is the whole-leaf fingerprint of leaf, of WindowLen bytes or more.
+func leafFingerprint(leaf []byte) uint64 {
+	return wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[len(leaf)-WindowLen:])), len(leaf))
 }
 
 // windowFlags are the flags of the window at off in a leaf whose last window is at last.
@@ -202,7 +196,7 @@ func (s *Set) insertLeaf(leaf []byte) (full bool) {
 			return true
 		}
 	}
-	_, ok := s.insert(wholeFingerprint(fingerprint(window(leaf)), fingerprint(window(leaf[last:])), len(leaf)), flagWhole)
+	_, ok := s.insert(leafFingerprint(leaf), flagWhole)
 	return !ok
 }
 

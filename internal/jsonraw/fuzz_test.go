@@ -162,7 +162,7 @@ func nesting(b []byte) int {
 // depths and nesting limits.
 func FuzzSkipRepeatable(f *testing.F) {
 	for _, s := range [][2]string{
-		// Containers are found by their first 64 bytes: the seeds are longer.
+		// Containers are found by their first 64 bytes: these inputs are longer.
 		{`{"customer_id":"cus_0123456789","name":"Jane Roe-Whitfield","orders":[1,2,3]}`, `{"customer_id":"cus_0123456789","name":"Jane Roe-Whitfield","orders":[1,2,3]},"next"`},
 		{`{"customer_id":"cus_0123456789","name":"Jane Roe-Whitfield","orders":[1,2,3]}`, `{"customer_id":"cus_0123456789","name":"Jane Roe-Whitfield","orders":[1,2,3`},
 		{`[[[[[[[[[[[[[[[["sixteen deep, and long enough to be remembered by its first bytes"]]]]]]]]]]]]]]]]`, `[[[[[[[[[[[[[[[["sixteen deep, and long enough to be remembered by its first bytes"]]]]]]]]]]]]]]]]`},
