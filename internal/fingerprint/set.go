@@ -123,11 +123,15 @@ func (s *Set) insertPending() {
 	// grows once more at most for most batches, and is not sized for windows it already holds.
 	// addLeaf saw to it that all of them fit under maxEntries.
 	s.reserve(len(p.fingerprints) / 2)
+	// The filter keys of the new windows are gathered at the front of the list, so that the prefilter
+	// takes them all at once.
+	fresh := p.filterKeys[:0]
 	for i, e := range p.fingerprints {
 		if isNew, _ := s.insert(e, e&flagBits); isNew && e&flagWhole == 0 {
-			s.noteWindow(p.filterKeys[i])
+			fresh = append(fresh, p.filterKeys[i])
 		}
 	}
+	s.noteWindows(fresh)
 	s.pending = nil
 	p.release()
 	// Where leaves share most of their windows, even half of what was listed is far more room than
@@ -328,23 +332,31 @@ func (s *Set) lookup(fp uint64) uint64 {
 	return 0
 }
 
-// noteWindow records a new window in the prefilter, by its filter key (the top 32 bits of its
-// filter hash): its bit, or, when the filter has become too small to keep about bitsPerWindow bits
-// per window, a note that syncFilter must rebuild it (the rebuild sets the bit from filterKeys).
-func (s *Set) noteWindow(key uint32) {
-	s.windows++
+// noteWindow records a new window in the prefilter by its filter key (the top 32 bits of its filter
+// hash), as noteWindows does.
+func (s *Set) noteWindow(key uint32) { s.noteWindows([]uint32{key}) }
+
+// noteWindows records new windows in the prefilter, by their filter keys: their bits, or, when the
+// filter has become too small to keep about bitsPerWindow bits per window, a note that syncFilter must
+// rebuild it (the rebuild sets the bits from filterKeys, which keeps every key until the filter is at
+// its largest).
+func (s *Set) noteWindows(keys []uint32) {
+	s.windows += len(keys)
 	if s.filter == nil && s.filterKeys == nil {
-		s.filterKeys = make([]uint32, 0, 16)
+		s.filterKeys = make([]uint32, 0, len(keys))
 	}
 	if s.filterKeys != nil {
-		s.filterKeys = append(s.filterKeys, key)
+		s.filterKeys = append(s.filterKeys, keys...)
 	}
 	if len(s.filter) < maxFilterBytes && 8*len(s.filter) < bitsPerWindow*s.windows {
 		s.filterStale = true
 		return
 	}
-	h := uint64(key) << 32
-	s.filter[filterByte(h, uint64(len(s.filter)-1))] |= filterBit(h)
+	mask := uint64(len(s.filter) - 1)
+	for _, k := range keys {
+		h := uint64(k) << 32
+		s.filter[filterByte(h, mask)] |= filterBit(h)
+	}
 }
 
 // syncFilter rebuilds the prefilter if the windows added since it was built outgrew it.
