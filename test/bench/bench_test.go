@@ -30,6 +30,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/collector/processor/processortest"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/agentotel/agentotel/internal/leakcheck"
 	"github.com/agentotel/agentotel/internal/walk"
@@ -47,8 +48,16 @@ var piiPatterns = []string{
 }
 
 func newShapeonly(tb testing.TB) processor.Traces {
+	p, _ := newShapeonlyTelemetry(tb)
+	return p
+}
+
+// newShapeonlyTelemetry is newShapeonly with its telemetry readable.
+func newShapeonlyTelemetry(tb testing.TB) (processor.Traces, *componenttest.Telemetry) {
 	f := shapeonly.NewFactory()
-	return start(tb, f, config(tb, f, map[string]any{"tools": map[string]any{customerTool: "customer"}}))
+	tel := componenttest.NewTelemetry()
+	tb.Cleanup(func() { require.NoError(tb, tel.Shutdown(context.Background())) })
+	return startWith(tb, f, config(tb, f, map[string]any{"tools": map[string]any{customerTool: "customer"}}), tel.NewTelemetrySettings()), tel
 }
 
 func newRedaction(tb testing.TB) processor.Traces {
@@ -78,9 +87,14 @@ func config(tb testing.TB, f processor.Factory, settings map[string]any) compone
 }
 
 func start(tb testing.TB, f processor.Factory, cfg component.Config) processor.Traces {
+	return startWith(tb, f, cfg, componenttest.NewNopTelemetrySettings())
+}
+
+func startWith(tb testing.TB, f processor.Factory, cfg component.Config, tel component.TelemetrySettings) processor.Traces {
 	tb.Helper()
 	set := processortest.NewNopSettings(f.Type())
 	set.ID = component.NewIDWithName(f.Type(), "bench")
+	set.TelemetrySettings = tel
 	p, err := f.CreateTraces(context.Background(), set, cfg, consumertest.NewNop())
 	require.NoError(tb, err)
 	require.NoError(tb, p.Start(context.Background(), componenttest.NewNopHost()))
@@ -196,7 +210,7 @@ func BenchmarkCost(b *testing.B) {
 				}
 			}
 		}, false},
-		{"shapeonly", processorPass(ctx, newShapeonly), true},
+		{"shapeonly", shapeonlyFull(ctx, data), true},
 		{"redaction-pii", processorPass(ctx, newRedaction), true},
 		{"transform-ottl", processorPass(ctx, newTransform), true},
 	} {
@@ -215,6 +229,56 @@ func processorPass(ctx context.Context, create func(testing.TB) processor.Traces
 			}
 		}
 	}
+}
+
+// shapeonlyFull is processorPass for shapeonly with its memory full, as it is in a collector that has
+// run for a while: before the timed batches, fresh batches go through it until it forgets traces to
+// stay within max_fingerprints (about 170 of them with the defaults). From empty, the memory fills
+// with a few hundred megabytes of fingerprints, and while it does the process's heap grows: timed from
+// empty, the figure would depend on how many batches the run times (docs/benchmarks.md).
+func shapeonlyFull(ctx context.Context, data costBatch) func(*testing.B) func(ptrace.Traces) {
+	return func(b *testing.B) func(ptrace.Traces) {
+		p, tel := newShapeonlyTelemetry(b)
+		consume := func(td ptrace.Traces) {
+			if err := p.ConsumeTraces(ctx, td); err != nil {
+				b.Fatal(err)
+			}
+		}
+		const maxFill, checkEvery = 1000, 10
+		for i := 0; i%checkEvery != 0 || !forgotForFingerprints(b, tel); i++ {
+			if i == maxFill {
+				b.Fatalf("shapeonly's memory is not full after %d batches", maxFill)
+			}
+			td := ptrace.NewTraces()
+			data.traces.CopyTo(td)
+			freshTraces(td, fillIterations+uint64(i))
+			consume(td)
+		}
+		return consume
+	}
+}
+
+// fillIterations offsets the iterations that fill a memory, so that their trace ids are none of the
+// timed iterations'.
+const fillIterations = 1 << 40
+
+// forgotForFingerprints reports whether shapeonly has forgotten anything to stay within
+// max_fingerprints.
+func forgotForFingerprints(b *testing.B, tel *componenttest.Telemetry) bool {
+	m, err := tel.GetMetric("otelcol_processor_shapeonly_memory_evicted")
+	if err != nil {
+		return false // nothing forgotten yet: the counter has no data point
+	}
+	sum, ok := m.Data.(metricdata.Sum[int64])
+	if !ok {
+		b.Fatalf("otelcol_processor_shapeonly_memory_evicted is a %T", m.Data)
+	}
+	for _, dp := range sum.DataPoints {
+		if reason, _ := dp.Attributes.Value("reason"); reason.AsString() == "fingerprints" && dp.Value > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // perSpan runs consume over the batch b.N times. A contender that changes the batch gets a fresh copy
