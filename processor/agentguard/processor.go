@@ -5,6 +5,7 @@ package agentguard
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -32,6 +33,7 @@ type guard struct {
 	scratch    sync.Pool
 	buffers    sync.Pool // *buffers, one per batch in flight
 	sets       labelSets
+	totals     totals
 	now        func() time.Time
 	stop       chan struct{}
 	done       sync.WaitGroup
@@ -53,11 +55,12 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		now:        time.Now,
 		stop:       make(chan struct{}),
 		sets:       labelSets{byValues: map[[6]string]metric.MeasurementOption{}},
+		totals:     newTotals(),
 	}
-	err = tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
+	err = errors.Join(g.observeTotals(tb), tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
 		o.Observe(int64(g.runs.active(g.now())))
 		return nil
-	})
+	}))
 	g.serveZeros()
 	return g, err
 }

@@ -5,6 +5,7 @@ package agentguard
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/progress"
+	"github.com/agentotel/agentotel/processor/agentguard/internal/metadata"
 )
 
 // Metric labels.
@@ -49,25 +51,26 @@ func (g *guard) serveZeros() {
 	t.ProcessorAgentguardRunsEvicted.Add(ctx, 0, evictedFull)
 }
 
-func (g *guard) serveAgent(ctx context.Context, agent string) {
-	t := g.telemetry
+// serveAgent starts a new agent's series at zero; the caller holds c.mu.
+func (c *totals) serveAgent(agent string) {
 	for _, p := range progressKinds {
-		t.ProcessorAgentguardSteps.Add(ctx, 0, g.labelled(labelAgent, agent, labelProgress, p))
+		c.steps.serve([3]string{agent, p})
 	}
 	for _, r := range stuckReasons {
-		t.ProcessorAgentguardStuckEpisodes.Add(ctx, 0, g.labelled(labelAgent, agent, labelReason, string(r)))
+		c.stuck.serve([3]string{agent, string(r)})
 	}
 	for _, o := range progress.Outcomes {
-		t.ProcessorAgentguardRunsFinished.Add(ctx, 0, g.labelled(labelAgent, agent, labelOutcome, string(o)))
+		c.finished.serve([3]string{agent, string(o)})
 	}
 	for _, f := range finishLabels {
-		t.ProcessorAgentguardModelCalls.Add(ctx, 0, g.labelled(labelAgent, agent, labelFinish, f))
+		c.models.serve([3]string{agent, f})
 	}
 }
 
-func (g *guard) servePair(ctx context.Context, pair [2]string) {
+// servePair starts a new agent and tool pair's series at zero; the caller holds c.mu.
+func (c *totals) servePair(pair [2]string) {
 	for _, o := range toolOutcomes {
-		g.telemetry.ProcessorAgentguardToolCalls.Add(ctx, 0, g.labelled(labelAgent, pair[0], labelTool, pair[1], labelOutcome, o))
+		c.tools.serve([3]string{pair[0], pair[1], o})
 	}
 }
 
@@ -98,15 +101,71 @@ func (g *guard) labelled(kv ...string) metric.MeasurementOption {
 
 // tally is one batch's counts, by label values, so each series is added to once per batch.
 type tally struct {
-	steps, tools, models, stuck map[[3]string]int64
+	steps, tools, models, stuck series
 	exempt                      int64
 }
 
-func bump(m *map[[3]string]int64, key [3]string) {
+// series are the counts of one labelled counter by its label values (up to three).
+type series map[[3]string]int64
+
+func bump(m *series, key [3]string) {
 	if *m == nil {
-		*m = map[[3]string]int64{}
+		*m = series{}
 	}
 	(*m)[key]++
+}
+
+// serve starts a series at zero if it has not started: a counter first served at its first increment
+// is a jump increase() and rate() cannot see.
+func (m series) serve(key [3]string) { m[key] += 0 }
+
+// add adds a batch's counts.
+func (m series) add(batch series) {
+	for k, n := range batch {
+		m[k] += n
+	}
+}
+
+// totals are the labelled counters' totals since start. A batch adds its tally here under one lock,
+// and the SDK reads them through callbacks when the metrics are collected (the counters are
+// asynchronous): an Add per series and batch made the SDK look each series' attribute set up, which
+// was a quarter of agentguard's CPU in a collector taking ten runs a request (docs/benchmarks.md).
+// The series are bounded as the label values are (max_agents, max_tools_per_agent).
+type totals struct {
+	mu                                    sync.Mutex
+	steps, tools, models, stuck, finished series
+}
+
+func newTotals() totals {
+	return totals{steps: series{}, tools: series{}, models: series{}, stuck: series{}, finished: series{}}
+}
+
+// observeTotals registers the callbacks that serve the labelled counters.
+func (g *guard) observeTotals(tb *metadata.TelemetryBuilder) error {
+	c := &g.totals
+	return errors.Join(
+		tb.RegisterProcessorAgentguardStepsCallback(g.observe(c.steps, labelAgent, labelProgress)),
+		tb.RegisterProcessorAgentguardToolCallsCallback(g.observe(c.tools, labelAgent, labelTool, labelOutcome)),
+		tb.RegisterProcessorAgentguardModelCallsCallback(g.observe(c.models, labelAgent, labelFinish)),
+		tb.RegisterProcessorAgentguardStuckEpisodesCallback(g.observe(c.stuck, labelAgent, labelReason)),
+		tb.RegisterProcessorAgentguardRunsFinishedCallback(g.observe(c.finished, labelAgent, labelOutcome)),
+	)
+}
+
+// observe is the callback that serves one counter's series, labelled with names.
+func (g *guard) observe(m series, names ...string) metric.Int64Callback {
+	return func(_ context.Context, o metric.Int64Observer) error {
+		g.totals.mu.Lock()
+		defer g.totals.mu.Unlock()
+		var kv [6]string
+		for values, n := range m {
+			for i, name := range names {
+				kv[2*i], kv[2*i+1] = name, values[i]
+			}
+			o.Observe(n, g.labelled(kv[:2*len(names)]...))
+		}
+		return nil
+	}
 }
 
 func (t *tally) step(agent, tool string, s progress.Step, v progress.Verdict) {
@@ -140,22 +199,16 @@ func (t *tally) model(agent string, c progress.ModelCall, v progress.ModelVerdic
 }
 
 func (g *guard) record(ctx context.Context, t *tally) {
-	m := g.telemetry
 	if t.exempt > 0 {
-		m.ProcessorAgentguardPollsExempt.Add(ctx, t.exempt)
+		g.telemetry.ProcessorAgentguardPollsExempt.Add(ctx, t.exempt)
 	}
-	for k, n := range t.steps {
-		m.ProcessorAgentguardSteps.Add(ctx, n, g.labelled(labelAgent, k[0], labelProgress, k[1]))
-	}
-	for k, n := range t.tools {
-		m.ProcessorAgentguardToolCalls.Add(ctx, n, g.labelled(labelAgent, k[0], labelTool, k[1], labelOutcome, k[2]))
-	}
-	for k, n := range t.models {
-		m.ProcessorAgentguardModelCalls.Add(ctx, n, g.labelled(labelAgent, k[0], labelFinish, k[1]))
-	}
-	for k, n := range t.stuck {
-		m.ProcessorAgentguardStuckEpisodes.Add(ctx, n, g.labelled(labelAgent, k[0], labelReason, k[1]))
-	}
+	c := &g.totals
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.steps.add(t.steps)
+	c.tools.add(t.tools)
+	c.models.add(t.models)
+	c.stuck.add(t.stuck)
 }
 
 // flush records what the run state queued: new label values (served from zero first), finished runs
@@ -164,15 +217,20 @@ func (g *guard) flush(ctx context.Context) {
 	g.runs.mu.Lock()
 	ev, finished, agents, pairs := g.runs.take()
 	g.runs.mu.Unlock()
+	c := &g.totals
+	c.mu.Lock()
 	for _, a := range agents {
-		g.serveAgent(ctx, a)
+		c.serveAgent(a)
 	}
 	for _, p := range pairs {
-		g.servePair(ctx, p)
+		c.servePair(p)
 	}
+	for _, f := range finished {
+		c.finished[[3]string{f.agent, string(f.summary.Outcome)}]++
+	}
+	c.mu.Unlock()
 	m := g.telemetry
 	for _, f := range finished {
-		m.ProcessorAgentguardRunsFinished.Add(ctx, 1, g.labelled(labelAgent, f.agent, labelOutcome, string(f.summary.Outcome)))
 		agent := g.labelled(labelAgent, f.agent)
 		// A run whose model calls agentguard never saw has no rounds to count: recording 0 would read
 		// as the best turn efficiency there is.

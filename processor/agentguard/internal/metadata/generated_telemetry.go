@@ -28,17 +28,17 @@ type TelemetryBuilder struct {
 	meter                            metric.Meter
 	mu                               sync.Mutex
 	registrations                    []metric.Registration
-	ProcessorAgentguardModelCalls    metric.Int64Counter
+	ProcessorAgentguardModelCalls    metric.Int64ObservableCounter
 	ProcessorAgentguardPollsExempt   metric.Int64Counter
 	ProcessorAgentguardRunDuration   metric.Float64Histogram
 	ProcessorAgentguardRunRounds     metric.Int64Histogram
 	ProcessorAgentguardRunsActive    metric.Int64ObservableGauge
 	ProcessorAgentguardRunsEvicted   metric.Int64Counter
-	ProcessorAgentguardRunsFinished  metric.Int64Counter
+	ProcessorAgentguardRunsFinished  metric.Int64ObservableCounter
 	ProcessorAgentguardRunsStarted   metric.Int64Counter
-	ProcessorAgentguardSteps         metric.Int64Counter
-	ProcessorAgentguardStuckEpisodes metric.Int64Counter
-	ProcessorAgentguardToolCalls     metric.Int64Counter
+	ProcessorAgentguardSteps         metric.Int64ObservableCounter
+	ProcessorAgentguardStuckEpisodes metric.Int64ObservableCounter
+	ProcessorAgentguardToolCalls     metric.Int64ObservableCounter
 }
 
 // TelemetryBuilderOption applies changes to default builder.
@@ -52,12 +52,87 @@ func (tbof telemetryBuilderOptionFunc) apply(mb *TelemetryBuilder) {
 	tbof(mb)
 }
 
+// RegisterProcessorAgentguardModelCallsCallback sets callback for observable ProcessorAgentguardModelCalls metric.
+func (builder *TelemetryBuilder) RegisterProcessorAgentguardModelCallsCallback(cb metric.Int64Callback) error {
+	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
+		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardModelCalls, obs: o})
+		return nil
+	}, builder.ProcessorAgentguardModelCalls)
+	if err != nil {
+		return err
+	}
+	builder.mu.Lock()
+	defer builder.mu.Unlock()
+	builder.registrations = append(builder.registrations, reg)
+	return nil
+}
+
 // RegisterProcessorAgentguardRunsActiveCallback sets callback for observable ProcessorAgentguardRunsActive metric.
 func (builder *TelemetryBuilder) RegisterProcessorAgentguardRunsActiveCallback(cb metric.Int64Callback) error {
 	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
 		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardRunsActive, obs: o})
 		return nil
 	}, builder.ProcessorAgentguardRunsActive)
+	if err != nil {
+		return err
+	}
+	builder.mu.Lock()
+	defer builder.mu.Unlock()
+	builder.registrations = append(builder.registrations, reg)
+	return nil
+}
+
+// RegisterProcessorAgentguardRunsFinishedCallback sets callback for observable ProcessorAgentguardRunsFinished metric.
+func (builder *TelemetryBuilder) RegisterProcessorAgentguardRunsFinishedCallback(cb metric.Int64Callback) error {
+	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
+		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardRunsFinished, obs: o})
+		return nil
+	}, builder.ProcessorAgentguardRunsFinished)
+	if err != nil {
+		return err
+	}
+	builder.mu.Lock()
+	defer builder.mu.Unlock()
+	builder.registrations = append(builder.registrations, reg)
+	return nil
+}
+
+// RegisterProcessorAgentguardStepsCallback sets callback for observable ProcessorAgentguardSteps metric.
+func (builder *TelemetryBuilder) RegisterProcessorAgentguardStepsCallback(cb metric.Int64Callback) error {
+	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
+		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardSteps, obs: o})
+		return nil
+	}, builder.ProcessorAgentguardSteps)
+	if err != nil {
+		return err
+	}
+	builder.mu.Lock()
+	defer builder.mu.Unlock()
+	builder.registrations = append(builder.registrations, reg)
+	return nil
+}
+
+// RegisterProcessorAgentguardStuckEpisodesCallback sets callback for observable ProcessorAgentguardStuckEpisodes metric.
+func (builder *TelemetryBuilder) RegisterProcessorAgentguardStuckEpisodesCallback(cb metric.Int64Callback) error {
+	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
+		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardStuckEpisodes, obs: o})
+		return nil
+	}, builder.ProcessorAgentguardStuckEpisodes)
+	if err != nil {
+		return err
+	}
+	builder.mu.Lock()
+	defer builder.mu.Unlock()
+	builder.registrations = append(builder.registrations, reg)
+	return nil
+}
+
+// RegisterProcessorAgentguardToolCallsCallback sets callback for observable ProcessorAgentguardToolCalls metric.
+func (builder *TelemetryBuilder) RegisterProcessorAgentguardToolCallsCallback(cb metric.Int64Callback) error {
+	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
+		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardToolCalls, obs: o})
+		return nil
+	}, builder.ProcessorAgentguardToolCalls)
 	if err != nil {
 		return err
 	}
@@ -95,7 +170,7 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	}
 	builder.meter = Meter(settings)
 	var err, errs error
-	builder.ProcessorAgentguardModelCalls, err = builder.meter.Int64Counter(
+	builder.ProcessorAgentguardModelCalls, err = builder.meter.Int64ObservableCounter(
 		"otelcol_processor_agentguard_model_calls",
 		metric.WithDescription("Model calls, by agent (gen_ai.agent.name) and how the reply ended (finish) - stop, tool_calls, length, content_filter, error, other, unknown (the span does not say), or empty (no text and no tool call, whatever the reason). [Development]"),
 		metric.WithUnit("{call}"),
@@ -133,7 +208,7 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.ProcessorAgentguardRunsFinished, err = builder.meter.Int64Counter(
+	builder.ProcessorAgentguardRunsFinished, err = builder.meter.Int64ObservableCounter(
 		"otelcol_processor_agentguard_runs_finished",
 		metric.WithDescription("Finished runs, by agent (gen_ai.agent.name) and outcome - answered, cut_off, empty, failed, over_budget, stuck, abandoned, or unknown (nothing of the run could be read). [Development]"),
 		metric.WithUnit("{run}"),
@@ -145,19 +220,19 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.ProcessorAgentguardSteps, err = builder.meter.Int64Counter(
+	builder.ProcessorAgentguardSteps, err = builder.meter.Int64ObservableCounter(
 		"otelcol_processor_agentguard_steps",
 		metric.WithDescription("Tool calls, by agent (gen_ai.agent.name) and whether they made progress (true or false) or could not be judged because no convention could read their result (unknown). [Development]"),
 		metric.WithUnit("{step}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.ProcessorAgentguardStuckEpisodes, err = builder.meter.Int64Counter(
+	builder.ProcessorAgentguardStuckEpisodes, err = builder.meter.Int64ObservableCounter(
 		"otelcol_processor_agentguard_stuck_episodes",
 		metric.WithDescription("Stuck episodes, by agent (gen_ai.agent.name) and reason. A run that recovers and sticks again counts again. [Development]"),
 		metric.WithUnit("{episode}"),
 	)
 	errs = errors.Join(errs, err)
-	builder.ProcessorAgentguardToolCalls, err = builder.meter.Int64Counter(
+	builder.ProcessorAgentguardToolCalls, err = builder.meter.Int64ObservableCounter(
 		"otelcol_processor_agentguard_tool_calls",
 		metric.WithDescription("Tool calls, by agent (gen_ai.agent.name), tool (gen_ai.tool.name, capped like agent names) and outcome - ok, or failed (error status, or a result that is only an error). [Development]"),
 		metric.WithUnit("{call}"),

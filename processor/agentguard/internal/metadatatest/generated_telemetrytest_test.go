@@ -20,20 +20,35 @@ func TestSetupTelemetry(t *testing.T) {
 	tb, err := metadata.NewTelemetryBuilder(testTel.NewTelemetrySettings())
 	require.NoError(t, err)
 	defer tb.Shutdown()
+	require.NoError(t, tb.RegisterProcessorAgentguardModelCallsCallback(func(_ context.Context, observer metric.Int64Observer) error {
+		observer.Observe(1)
+		return nil
+	}))
 	require.NoError(t, tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, observer metric.Int64Observer) error {
 		observer.Observe(1)
 		return nil
 	}))
-	tb.ProcessorAgentguardModelCalls.Add(context.Background(), 1)
+	require.NoError(t, tb.RegisterProcessorAgentguardRunsFinishedCallback(func(_ context.Context, observer metric.Int64Observer) error {
+		observer.Observe(1)
+		return nil
+	}))
+	require.NoError(t, tb.RegisterProcessorAgentguardStepsCallback(func(_ context.Context, observer metric.Int64Observer) error {
+		observer.Observe(1)
+		return nil
+	}))
+	require.NoError(t, tb.RegisterProcessorAgentguardStuckEpisodesCallback(func(_ context.Context, observer metric.Int64Observer) error {
+		observer.Observe(1)
+		return nil
+	}))
+	require.NoError(t, tb.RegisterProcessorAgentguardToolCallsCallback(func(_ context.Context, observer metric.Int64Observer) error {
+		observer.Observe(1)
+		return nil
+	}))
 	tb.ProcessorAgentguardPollsExempt.Add(context.Background(), 1)
 	tb.ProcessorAgentguardRunDuration.Record(context.Background(), 1)
 	tb.ProcessorAgentguardRunRounds.Record(context.Background(), 1)
 	tb.ProcessorAgentguardRunsEvicted.Add(context.Background(), 1)
-	tb.ProcessorAgentguardRunsFinished.Add(context.Background(), 1)
 	tb.ProcessorAgentguardRunsStarted.Add(context.Background(), 1)
-	tb.ProcessorAgentguardSteps.Add(context.Background(), 1)
-	tb.ProcessorAgentguardStuckEpisodes.Add(context.Background(), 1)
-	tb.ProcessorAgentguardToolCalls.Add(context.Background(), 1)
 	AssertEqualProcessorAgentguardModelCalls(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
