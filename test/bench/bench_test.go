@@ -48,16 +48,14 @@ var piiPatterns = []string{
 }
 
 func newShapeonly(tb testing.TB) processor.Traces {
-	p, _ := newShapeonlyTelemetry(tb)
+	p, _ := newObservedShapeonly(tb)
 	return p
 }
 
-// newShapeonlyTelemetry is newShapeonly with its telemetry readable.
-func newShapeonlyTelemetry(tb testing.TB) (processor.Traces, *componenttest.Telemetry) {
+// newObservedShapeonly is newShapeonly with its telemetry readable.
+func newObservedShapeonly(tb testing.TB) (processor.Traces, *componenttest.Telemetry) {
 	f := shapeonly.NewFactory()
-	tel := componenttest.NewTelemetry()
-	tb.Cleanup(func() { require.NoError(tb, tel.Shutdown(context.Background())) })
-	return startWith(tb, f, config(tb, f, map[string]any{"tools": map[string]any{customerTool: "customer"}}), tel.NewTelemetrySettings()), tel
+	return startObserved(tb, f, config(tb, f, map[string]any{"tools": map[string]any{customerTool: "customer"}}))
 }
 
 func newRedaction(tb testing.TB) processor.Traces {
@@ -87,19 +85,25 @@ func config(tb testing.TB, f processor.Factory, settings map[string]any) compone
 }
 
 func start(tb testing.TB, f processor.Factory, cfg component.Config) processor.Traces {
-	return startWith(tb, f, cfg, componenttest.NewNopTelemetrySettings())
+	p, _ := startObserved(tb, f, cfg)
+	return p
 }
 
-func startWith(tb testing.TB, f processor.Factory, cfg component.Config, tel component.TelemetrySettings) processor.Traces {
+// startObserved creates and starts a processor as a collector does, with the OpenTelemetry SDK behind
+// its telemetry: a collector's processors record their metrics into one, and a no-op meter would leave
+// that cost out. It returns the telemetry, to read what the processor recorded.
+func startObserved(tb testing.TB, f processor.Factory, cfg component.Config) (processor.Traces, *componenttest.Telemetry) {
 	tb.Helper()
+	tel := componenttest.NewTelemetry()
+	tb.Cleanup(func() { require.NoError(tb, tel.Shutdown(context.Background())) })
 	set := processortest.NewNopSettings(f.Type())
 	set.ID = component.NewIDWithName(f.Type(), "bench")
-	set.TelemetrySettings = tel
+	set.TelemetrySettings = tel.NewTelemetrySettings()
 	p, err := f.CreateTraces(context.Background(), set, cfg, consumertest.NewNop())
 	require.NoError(tb, err)
 	require.NoError(tb, p.Start(context.Background(), componenttest.NewNopHost()))
 	tb.Cleanup(func() { require.NoError(tb, p.Shutdown(context.Background())) })
-	return p
+	return p, tel
 }
 
 func processed(tb testing.TB, p processor.Traces) ptrace.Traces {
@@ -238,7 +242,7 @@ func processorPass(ctx context.Context, create func(testing.TB) processor.Traces
 // empty, the figure would depend on how many batches the run times (docs/benchmarks.md).
 func shapeonlyFull(ctx context.Context, data costBatch) func(*testing.B) func(ptrace.Traces) {
 	return func(b *testing.B) func(ptrace.Traces) {
-		p, tel := newShapeonlyTelemetry(b)
+		p, tel := newObservedShapeonly(b)
 		consume := func(td ptrace.Traces) {
 			if err := p.ConsumeTraces(ctx, td); err != nil {
 				b.Fatal(err)
