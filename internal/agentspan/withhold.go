@@ -85,6 +85,9 @@ type Withholder struct {
 	// repeats are the payloads validated in this batch: each model call's transcript repeats the
 	// results before it, and a copy is passed over by its bytes.
 	repeats jsonraw.Repeats
+	// unread are the declared transcripts AddUnread validated last, by owner and attribute: a model
+	// call's transcript is the one before it and a few more messages, and is read only past them.
+	unread map[unreadKey]jsonraw.Growing
 
 	// walk state of the document being read; inEvent: it is a per-message event's; walkAll: an
 	// object is being read again, payloads and all (walk_json.go).
@@ -162,6 +165,7 @@ func (w *Withholder) Reset() {
 	w.records, w.docs, w.items, w.nodes, w.cands, w.arena = w.records[:0], w.docs[:0], w.items[:0], w.nodes[:0], w.cands[:0], w.arena[:0]
 	w.pending, w.pendingStart = w.pending[:0], 0
 	clear(w.calls)
+	clear(w.unread)
 	w.repeats.Reset()
 }
 
@@ -229,13 +233,31 @@ func (w *Withholder) AddUnread(owner int32, s Span) int32 {
 	s.Attrs.Range(func(k string, v pcommon.Value) bool {
 		r, known := w.reg.reading[k]
 		if t := r.transcript; known && r.declared && !t.Text && !t.MayBeText && v.Type() == pcommon.ValueTypeStr {
-			if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !jsonraw.Valid(b) {
+			if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.validUnread(unreadKey{owner, k}, b) {
 				w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
 			}
 		}
 		return true
 	})
 	return w.rec
+}
+
+// unreadKey is a transcript attribute of an owner's records.
+type unreadKey struct {
+	owner int32
+	attr  string
+}
+
+// validUnread validates a transcript AddUnread checks, reading it only past the messages it shares
+// with the one validated before under the same key.
+func (w *Withholder) validUnread(key unreadKey, b []byte) bool {
+	if w.unread == nil {
+		w.unread = map[unreadKey]jsonraw.Growing{}
+	}
+	g := w.unread[key]
+	ok := g.Valid(b)
+	w.unread[key] = g
+	return ok
 }
 
 // AddValidated tells the Withholder of a JSON container the caller has validated (a tool's result it

@@ -187,3 +187,24 @@ func FuzzSkipRepeatable(f *testing.F) {
 		}
 	})
 }
+
+// Growing says what Valid says of every array, whatever array it validated before: the second of two
+// arrays is read from where the first's last element ended only when its bytes up to there are the
+// same.
+func FuzzGrowing(f *testing.F) {
+	for _, s := range [][2]string{
+		{`[{"role":"user","content":"hi"}]`, `[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]`},
+		{`[1,2]`, `[1,2,3]`}, {`[1,2]`, `[1,20]`}, {`[1,2]`, `[1,2 , ]`}, {`[1,2]`, `[1,2]]`}, {`[1,2]`, `[1,2,[[[`}, {` [ "a" ] `, ` [ "a" , "b" ] `},
+		{`["a\"]`, `["a\"],"b"]`}, {`[]`, `[1]`}, {`[1]`, `[1`}, {`[1]`, `{}`}, {`[1,{"a":[2]}]`, `[1,{"a":[2]}]`},
+	} {
+		f.Add([]byte(s[0]), []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		var g Growing
+		for _, doc := range [][]byte{first, second, second} {
+			if got, want := g.Valid(doc), Valid(doc); got != want {
+				t.Fatalf("after %q: Growing.Valid(%q) = %v, Valid says %v", first, doc, got, want)
+			}
+		}
+	})
+}

@@ -45,3 +45,31 @@ func TestAppendStringIsValidJSON(t *testing.T) {
 		}
 	}
 }
+
+// A growing array is read from where the array before it ended; one that differs before that point is
+// read whole, and so is one that is not an array.
+func TestGrowing(t *testing.T) {
+	var g Growing
+	for _, step := range []struct {
+		doc   string
+		valid bool
+		end   string // what g remembers of the last array, up to its last element
+	}{
+		{`[{"role":"user"}]`, true, `[{"role":"user"}`},
+		{`[{"role":"user"} , {"role":"assistant"}] `, true, `[{"role":"user"} , {"role":"assistant"}`},
+		// The same bytes up to the last element, then something that is not JSON.
+		{`[{"role":"user"} , {"role":"assistant"},]`, false, `[{"role":"user"} , {"role":"assistant"}`},
+		// Different before the shared part ends (and invalid there): read whole.
+		{`[{"role":"user"} , {"role":"assistant"x}, 1]`, false, ``},
+		{`[1]`, true, `[1`},
+		{`{"a":1}`, true, `[1`},
+		{`[]`, true, ``},
+	} {
+		if got := g.Valid([]byte(step.doc)); got != step.valid {
+			t.Errorf("Valid(%s) = %v, want %v", step.doc, got, step.valid)
+		}
+		if got := string(g.last[:g.end]); got != step.end {
+			t.Errorf("after %s: remembers %q, want %q", step.doc, got, step.end)
+		}
+	}
+}

@@ -63,6 +63,27 @@ func TestUnwalkedTracesKeepOtherTools(t *testing.T) {
 	assert.Equal(t, `"[withheld]"`, attr(out, 2, "gen_ai.input.messages"), "a transcript cut short")
 }
 
+// TestUnwalkedTranscriptsThatGrow: each model call's transcript repeats the one before it, and is
+// validated only past the messages they share (jsonraw.Growing); one that breaks after them, or
+// differs inside them, is still withheld whole.
+func TestUnwalkedTranscriptsThatGrow(t *testing.T) {
+	h := newHarness(t, byName)
+	first := `[{"role":"user","content":"weather in Oslo?"}]`
+	second := first[:len(first)-1] + `,{"role":"assistant","content":"rain"}]`
+	brokenAfter := second[:len(second)-1] + `,{"role":"user","content":}]`
+	brokenInside := `[{"role":"user","content":"weather in Oslo?"]` + second[len(first)-1:]
+	out := h.run(inTrace(spans(
+		map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": first},
+		map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": second},
+		map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": brokenAfter},
+		map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": brokenInside},
+	), pcommon.TraceID{0x53}))
+	assert.Equal(t, first, attr(out, 0, "gen_ai.input.messages"))
+	assert.Equal(t, second, attr(out, 1, "gen_ai.input.messages"))
+	assert.Equal(t, `"[withheld]"`, attr(out, 2, "gen_ai.input.messages"), "invalid past the messages it repeats")
+	assert.Equal(t, `"[withheld]"`, attr(out, 3, "gen_ai.input.messages"), "invalid inside them")
+}
+
 // TestUnwalkedTracesRememberedBefore: a trace that withheld a customer record in an earlier batch is
 // walked in a later one, whose transcript answers the call by id alone, with text the content search
 // could not know.

@@ -1,0 +1,72 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package jsonraw
+
+import "bytes"
+
+// Growing validates JSON arrays that grow at their end, as an agent's transcript does: each model call
+// carries the messages of the calls before it and a few more, so validating every transcript whole
+// reads a run's first messages once per model call after them. Growing remembers the array it validated
+// last and where its last element ends; an array that begins with the same bytes up to there is in the
+// same state at that point (inside the top-level array, just past an element) when the next byte
+// closes that element, so only what follows is read. A byte comparison costs a fraction of validating.
+//
+// It views the arrays it is given without copying them: they must not change while it remembers them
+// (until the next Valid or Reset). The zero value is ready to use.
+type Growing struct {
+	last []byte
+	end  int // last[:end] is last up to and including its last element; 0 when nothing is remembered
+}
+
+// Valid reports what Valid(doc) reports. A non-empty array it validates is remembered, in place of the
+// one before.
+func (g *Growing) Valid(doc []byte) bool {
+	l := NewLexer(doc, DefaultMaxDepth)
+	l.SkipSpace()
+	if l.Peek() != '[' {
+		return Valid(doc)
+	}
+	// The byte after the shared part must end the element there, as it ended in the array remembered:
+	// a number is not closed by its last digit ("[1,2]" then "[1,20]").
+	if g.end > 0 && len(doc) > g.end && endsElement(doc[g.end]) && bytes.Equal(doc[:g.end], g.last[:g.end]) {
+		l.pos = g.end
+	} else {
+		g.Reset()
+		empty, f := l.Open(1)
+		if f != NoFault {
+			return false
+		}
+		if empty {
+			return l.AtEnd()
+		}
+		if l.SkipValue(1) != NoFault {
+			return false
+		}
+	}
+	end := l.pos
+	for {
+		more, ok := l.More(']')
+		if !ok {
+			return false
+		}
+		if !more {
+			break
+		}
+		if l.SkipValue(1) != NoFault {
+			return false
+		}
+		end = l.pos
+	}
+	if !l.AtEnd() {
+		return false
+	}
+	g.last, g.end = doc, end
+	return true
+}
+
+// endsElement reports whether c can follow an array's element: a comma, the closing bracket or space.
+func endsElement(c byte) bool { return c == ',' || c == ']' || isSpace(c) }
+
+// Reset forgets the array remembered.
+func (g *Growing) Reset() { g.last, g.end = nil, 0 }
