@@ -44,6 +44,7 @@ type batch struct {
 	// logs: the batch is log records.
 	toRead []int32
 	names  []string
+	search nameSearch
 	logs   bool
 }
 

@@ -34,13 +34,15 @@ func (b *batch) markWalked() {
 		o := &b.owners[i]
 		o.walk = o.walk || b.logs || !searchable || o.runID != "" || b.TraceShaped(int32(i))
 	}
+	b.search.reset(names)
 	for _, i := range b.toRead {
 		r := &b.records[i]
 		o := &b.owners[r.owner]
-		if !o.walk && (hasEvents(r) || b.namesTool(r.attrs, names)) {
+		if !o.walk && (hasEvents(r) || b.search.record(r.owner, r.attrs)) {
 			o.walk = true
 		}
 	}
+	b.search.reset(nil)
 }
 
 // shapedNames are the data-class tool names, normalised, and whether they can be searched for: at
@@ -87,31 +89,100 @@ func hasEvents(r *record) bool {
 	return false
 }
 
-// namesTool reports whether a record's attributes may name a data-class tool: one of their strings,
-// at any depth of a map or list (keys too), holds one of names or an escape that could spell one.
-func (b *batch) namesTool(attrs pcommon.Map, names []string) bool {
+// nameSearch looks for data-class tool names in records' attributes. A model call's transcript is the
+// one before it and a few messages more: a string attribute is searched only past the part it shares
+// with the string the same attribute of the same owner held last, when that one named no tool.
+type nameSearch struct {
+	names []string
+	// shortest is the length of the shortest name: a text with fewer bytes cannot spell one, in any
+	// encoding, since each letter takes a byte at least.
+	shortest int
+	// overlap is how far before the shared part ends a name or a character that lower-cases into one
+	// of its letters may start and still end past it.
+	overlap int
+	// clean are the strings found to name no tool, by owner and attribute.
+	clean map[ownerAttr][]byte
+}
+
+// minRemembered is the length from which a string is remembered: a shorter one costs less to search
+// whole than to look up.
+const minRemembered = 512
+
+type ownerAttr struct {
+	owner int32
+	attr  string
+}
+
+// reset readies the search for names; the strings remembered are forgotten.
+func (n *nameSearch) reset(names []string) {
+	n.names, n.overlap, n.shortest = names, 2, 0 // the Kelvin sign is three bytes long
+	for i, name := range names {
+		n.overlap = max(n.overlap, len(name)-1)
+		if i == 0 || len(name) < n.shortest {
+			n.shortest = len(name)
+		}
+	}
+	clear(n.clean)
+}
+
+// record reports whether a record's attributes may name a data-class tool: one of their strings, at
+// any depth of a map or list (keys too), holds one of the names or an escape that could spell one.
+func (n *nameSearch) record(owner int32, attrs pcommon.Map) bool {
 	found := false
-	attrs.Range(func(_ string, v pcommon.Value) bool {
-		found = valueNames(v, names)
+	attrs.Range(func(k string, v pcommon.Value) bool {
+		if v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {
+			found = n.attribute(ownerAttr{owner, k}, jsonraw.StringBytes(v.Str()))
+		} else {
+			found = n.value(v)
+		}
 		return !found
 	})
 	return found
 }
 
-func valueNames(v pcommon.Value, names []string) bool {
+// attribute is mayName for a string attribute. When the owner's same attribute held a string that
+// named no tool and this one begins with all of it but its last byte (a transcript's closing bracket),
+// names and characters are looked for from overlap bytes before that point, and escapes from the
+// backslashes right before it: a backslash pairs with the byte after it, so the pairs a search from
+// the start would see from there on begin there.
+func (n *nameSearch) attribute(key ownerAttr, text []byte) bool {
+	if len(text) < n.shortest {
+		return false // and not remembered: what it holds was not looked at
+	}
+	from, escapesFrom := 0, 0
+	if prev := n.clean[key]; len(prev) > 1 && len(text) >= len(prev) {
+		if shared := len(prev) - 1; bytes.Equal(text[:shared], prev[:shared]) {
+			from, escapesFrom = max(0, shared-n.overlap), shared
+			for escapesFrom > 0 && text[escapesFrom-1] == '\\' {
+				escapesFrom--
+			}
+		}
+	}
+	if spellingEscape(text[escapesFrom:]) || mayNameLiterally(text[from:], n.names) {
+		return true
+	}
+	if n.clean == nil {
+		n.clean = map[ownerAttr][]byte{}
+	}
+	n.clean[key] = text
+	return false
+}
+
+// value reports whether a value may name a data-class tool, at any depth (keys too).
+func (n *nameSearch) value(v pcommon.Value) bool {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		return mayName(jsonraw.StringBytes(v.Str()), names)
+		return n.text(jsonraw.StringBytes(v.Str()))
 	case pcommon.ValueTypeSlice:
 		for i := 0; i < v.Slice().Len(); i++ {
-			if valueNames(v.Slice().At(i), names) {
+			if n.value(v.Slice().At(i)) {
 				return true
 			}
 		}
 	case pcommon.ValueTypeMap:
 		found := false
 		v.Map().Range(func(k string, inner pcommon.Value) bool {
-			found = mayName(jsonraw.StringBytes(k), names) || valueNames(inner, names)
+			found = n.text(jsonraw.StringBytes(k)) || n.value(inner)
 			return !found
 		})
 		return found
@@ -119,12 +190,22 @@ func valueNames(v pcommon.Value, names []string) bool {
 	return false
 }
 
+// text is mayName for the names searched, but that a text shorter than every name names none.
+func (n *nameSearch) text(text []byte) bool {
+	return len(text) >= n.shortest && mayName(text, n.names)
+}
+
 // mayName reports whether text holds one of names, ASCII letters compared case-insensitively; a \u or
 // \/ escape, which could spell a name without its letters; or one of the two characters outside ASCII
 // that lower-case into it, as tool names are compared: the Kelvin sign (to k) and the capital I with a
 // dot (to i).
 func mayName(text []byte, names []string) bool {
-	if spellingEscape(text) || bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u0130")) {
+	return spellingEscape(text) || mayNameLiterally(text, names)
+}
+
+// mayNameLiterally is mayName but for escapes.
+func mayNameLiterally(text []byte, names []string) bool {
+	if bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u0130")) {
 		return true
 	}
 	for _, n := range names {

@@ -4,6 +4,7 @@
 package shapeonly
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -184,6 +185,38 @@ func FuzzSpellingEscape(f *testing.F) {
 		}
 		if got := spellingEscape(text); got != want {
 			t.Fatalf("spellingEscape(%q) = %v, want %v", text, got, want)
+		}
+	})
+}
+
+// FuzzNameSearchGrowing: searching a string only past what it shares with the one searched before it
+// finds what searching it whole finds, wherever the shared part ends: in a name, in a run of
+// backslashes, or in a character that lower-cases into a name's letter.
+func FuzzNameSearchGrowing(f *testing.F) {
+	for _, s := range [][3]string{
+		{`[{"tool":"find_cus]`, `[{"tool":"find_customer"}]`, "find_customer"},
+		{`["ab\]`, `["ab\u0066"]`, "f"},
+		{`["ab\\]`, `["ab\\\u0066"]`, "zz"},
+		{`["ab\\]`, `["ab\\u0066"]`, "zz"},
+		{"[\"\xe2\x84]", "[\"\xe2\x84\xaayc\"]", "kyc"},
+		{"[\"\xe2\x84]", "[\"\xe2\x84\xaa\"]", "k"},
+		{`[1]`, `[1,"Find_Customer"]`, "find_customer"},
+	} {
+		f.Add([]byte(s[0]), []byte(s[1]), s[2])
+	}
+	f.Fuzz(func(t *testing.T, prev, text []byte, name string) {
+		name = strings.ToLower(name)
+		if !searchableName(name) {
+			return
+		}
+		var n, whole nameSearch
+		n.reset([]string{name})
+		whole.reset([]string{name})
+		key := ownerAttr{owner: 1, attr: "gen_ai.input.messages"}
+		for _, s := range [][]byte{prev, text} {
+			if got, want := n.attribute(key, s), whole.text(s); got != want {
+				t.Fatalf("after %q, searching %q for %q: %v, searched whole: %v", prev, s, name, got, want)
+			}
 		}
 	})
 }
