@@ -176,3 +176,41 @@ func checkNoRegionLeft(t *testing.T, sc *Scanner, sets []*Set, v, doc []byte) {
 		}
 	}
 }
+
+// FuzzRedactedAfter: a text that begins with all but the last byte of the text searched before it is
+// redacted, taking the windows within those bytes from that search, exactly as it is redacted whole;
+// and a third text after it, likewise. The leaves are cut from the texts themselves, so that the new
+// part often completes one that the shared part begins.
+func FuzzRedactedAfter(f *testing.F) {
+	f.Add([]byte(`[{"role":"user","content":"hi"}]`), []byte(`,{"role":"tool","content":"Jane Roe-Whitfield"}]`), uint8(40), uint8(18))
+	f.Add([]byte(`["call me, Jane R]`), []byte(`oe-Whitfield"]`), uint8(9), uint8(18))
+	f.Add([]byte(`["Jane Roe-Whitfield]`), []byte(`", "Jane Roe-Whitfield"]`), uint8(2), uint8(18))
+	f.Add([]byte(`["\u004aane Roe]`), []byte(`-Whitfield"]`), uint8(2), uint8(20))
+	f.Add([]byte("plain text about Ja]"), []byte("ne Roe-Whitfield and more"), uint8(17), uint8(20))
+	f.Fuzz(func(t *testing.T, first, suffix []byte, at, n uint8) {
+		if len(first) < 2 {
+			return
+		}
+		second := append(append([]byte{}, first[:len(first)-1]...), suffix...)
+		third := append(append([]byte{}, second[:len(second)-1]...), suffix...)
+		from := int(at) % len(second)
+		leaf := second[from:min(len(second), from+int(n))]
+		s := NewSet(1 << 16)
+		s.AddLeaf(leaf)
+		s.AddLeaf(suffix)
+		s.Build()
+		sets := []*Set{s}
+
+		var sc, whole Scanner
+		var v Verbatim
+		sc.RedactedAfter(sets, first, nil, &v, 0)
+		for _, step := range [][2][]byte{{first, second}, {second, third}} {
+			prev, text := step[0], step[1]
+			got, gotChanged := sc.RedactedAfter(sets, text, nil, &v, len(prev)-1)
+			want, wantChanged := whole.Redacted(sets, text, nil)
+			if !bytes.Equal(got, want) || gotChanged != wantChanged {
+				t.Fatalf("leaf %q, %q after %q: (%q, %v), searched whole (%q, %v)", leaf, text, prev, got, gotChanged, want, wantChanged)
+			}
+		}
+	})
+}

@@ -42,10 +42,28 @@ func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key
 // text is searched once, and copied only when something in it is withheld: most text a batch
 // searches holds nothing, and searching it first to decide (Hit) would read it twice.
 func (sc *Scanner) Redacted(sets []*Set, text []byte, kept func(key []byte) bool) ([]byte, bool) {
+	return sc.redacted(sets, text, kept, search{})
+}
+
+// RedactedAfter is Redacted for a text whose first known bytes are those of the text the last
+// RedactedAfter with v searched, with the same sets: the windows that lie within them are not looked up
+// again, but taken from v. An agent's transcript is the one before it and a few messages more, and
+// would otherwise be searched again from its start at every model call. On return v holds what a
+// search of text that follows needs. Decoded views of the text are searched whole. With known 0, what
+// v held is not used.
+func (sc *Scanner) RedactedAfter(sets []*Set, text []byte, kept func(key []byte) bool, v *Verbatim, known int) ([]byte, bool) {
+	return sc.redacted(sets, text, kept, search{verbatim: v, known: known})
+}
+
+func (sc *Scanner) redacted(sets []*Set, text []byte, kept func(key []byte) bool, s search) ([]byte, bool) {
 	if !jsonraw.IsContainer(text) {
-		return sc.RedactedText(sets, text)
+		s.widen = true
+		if !sc.find(sets, text, s) {
+			return nil, false
+		}
+		return sc.redactFoundText(redactBuffer(text), sets, text), true
 	}
-	if !sc.find(sets, text, search{}) {
+	if !sc.find(sets, text, s) {
 		return nil, false
 	}
 	out, changed, err := sc.redactFoundJSON(redactBuffer(text), sets, text, kept)

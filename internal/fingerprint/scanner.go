@@ -20,10 +20,24 @@ type Scanner struct {
 	key          []byte          // a decoded object key
 }
 
+// Verbatim are the offsets of a text where a search found a remembered window, in the text as it is
+// (not decoded). Kept from one search to the next (RedactedAfter), they spare looking up again the
+// windows of a text that begins with the same bytes.
+type Verbatim struct{ hits []hit }
+
 // A search says what find reports: every region, or only whether there is one (firstOnly); and
 // whether regions are widened over the bytes sampling may have left at their edges (for text,
 // where the region is what is replaced) or not (for JSON, where the value holding it is).
-type search struct{ firstOnly, widen bool }
+//
+// When verbatim is set, it holds on entry the verbatim hits of a text, searched with the same Sets,
+// whose first known bytes the text begins with: the windows that lie within them are taken from there,
+// and only the others are looked up. On return it holds the text's own. Decoded views are searched
+// whole.
+type search struct {
+	firstOnly, widen bool
+	verbatim         *Verbatim
+	known            int
+}
 
 // find sets sc.spans to the ranges of text to withhold, unsorted and possibly overlapping, and
 // reports whether there are any.
@@ -38,6 +52,9 @@ type search struct{ firstOnly, widen bool }
 func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 	sc.spans = sc.spans[:0]
 	if !anyWindows(sets) {
+		if s.verbatim != nil {
+			s.verbatim.hits = s.verbatim.hits[:0]
+		}
 		return false
 	}
 	levels := 0
@@ -52,7 +69,7 @@ func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 		}
 		t := sc.textAt(text, level)
 		if level == 0 {
-			sc.hits = sc.hitsOf(sets, t, sc.hits[:0])
+			sc.hits = sc.verbatimHits(sets, t, s)
 		} else {
 			sc.srcHits, sc.hits = sc.hits, sc.srcHits
 			sc.hits = sc.hitsOfDecoded(sets, &sc.views[level-1], sc.srcHits, sc.hits[:0])
@@ -72,6 +89,30 @@ func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 		}
 	}
 	return len(sc.spans) > 0
+}
+
+// verbatimHits returns the hits of sets in text as it is: those of the windows within its first
+// s.known bytes from s.verbatim, the others looked up. It leaves text's own in s.verbatim.
+func (sc *Scanner) verbatimHits(sets []*Set, text []byte, s search) []hit {
+	if s.verbatim == nil {
+		return sc.hitsOf(sets, text, sc.hits[:0])
+	}
+	// A window at from or after reaches past the known bytes; one before lies within them.
+	from := max(0, min(s.known, len(text))-WindowLen+1)
+	hits := sc.hits[:0]
+	for _, h := range s.verbatim.hits {
+		if h.pos >= from {
+			break
+		}
+		hits = append(hits, h)
+	}
+	n := len(hits)
+	hits = sc.hitsOf(sets, text[from:], hits)
+	for i := n; i < len(hits); i++ {
+		hits[i].pos += from
+	}
+	s.verbatim.hits = append(s.verbatim.hits[:0], hits...)
+	return hits
 }
 
 // textAt is text decoded level times, as find built it.

@@ -45,7 +45,11 @@ type batch struct {
 	toRead []int32
 	names  []string
 	search nameSearch
-	logs   bool
+	// searched are the long string attributes the content search read last, by owner and attribute
+	// (searchedAt), and what it found in them (search.go); forgotten when the batch has been searched.
+	searched   []searched
+	searchedAt map[ownerAttr]int
+	logs       bool
 }
 
 // owner is a trace, its run, and the memory that goes with them.
@@ -90,12 +94,13 @@ type record struct {
 
 func newBatch(p *shapeOnly) *batch {
 	b := &batch{
-		p:         p,
-		w:         agentspan.NewWithholder(p.registry),
-		byTrace:   map[pcommon.TraceID]int32{},
-		bySpan:    map[spanKey]int32{},
-		toolClass: map[string]bool{},
-		noBody:    pcommon.NewValueEmpty(),
+		p:          p,
+		w:          agentspan.NewWithholder(p.registry),
+		byTrace:    map[pcommon.TraceID]int32{},
+		bySpan:     map[spanKey]int32{},
+		toolClass:  map[string]bool{},
+		searchedAt: map[ownerAttr]int{},
+		noBody:     pcommon.NewValueEmpty(),
 	}
 	b.w.Taint = p.cfg.TaintOutputs
 	b.values.b = b

@@ -124,6 +124,28 @@ func TestContentIsWithheldWhereverItRepeats(t *testing.T) {
 	assert.Equal(t, "Refunded "+janeName+".", attr(h.run(other), 0, "app.summary"))
 }
 
+// TestContentInGrowingText: a long attribute that begins with all but the last byte of the one its
+// owner held before is searched from where they part (search.go), and still has withheld a value that
+// its new part completes or adds.
+func TestContentInGrowingText(t *testing.T) {
+	h := newHarness(t, byName)
+	filler := `[` + strings.Repeat(`{"role":"user","content":"weather?"},`, 20)
+	cut := filler + `{"role":"user","content":"call me, Jane R]`
+	completed := cut[:len(cut)-1] + `oe-Whitfield"}]`
+	clean := filler + `{"role":"user","content":"thanks"}]`
+	added := clean[:len(clean)-1] + `,{"role":"assistant","content":"noted: ` + janeEmail + `"}]`
+	out := h.run(inTrace(spans(
+		customerSpan("find_customer", nil),
+		map[string]any{"app.log": cut}, map[string]any{"app.log": completed},
+		map[string]any{"app.log": clean}, map[string]any{"app.log": added},
+	), pcommon.TraceID{5}))
+	assert.Equal(t, cut, attr(out, 1, "app.log"), "a part of the name is not the name")
+	assert.Contains(t, attr(out, 2, "app.log"), `"content":"[withheld]"`, "the name completed where the texts part")
+	assert.Equal(t, clean, attr(out, 3, "app.log"))
+	assert.Contains(t, attr(out, 4, "app.log"), `"content":"[withheld]"`, "a value in the new part")
+	assert.NotContains(t, attr(out, 4, "app.log"), janeEmail)
+}
+
 // TestContentLooksAhead: a string earlier in the batch than the data-class result is searched too.
 func TestContentLooksAhead(t *testing.T) {
 	h := newHarness(t, byName)

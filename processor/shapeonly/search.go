@@ -4,6 +4,7 @@
 package shapeonly
 
 import (
+	"bytes"
 	"slices"
 	"unsafe"
 
@@ -61,11 +62,17 @@ func (b *batch) lock() {
 	}
 }
 
+// unlock releases the memory held for the search, and forgets the strings it found clean.
 func (b *batch) unlock() {
 	for _, sc := range b.locked {
 		sc.mu.RUnlock()
 	}
 	b.locked = b.locked[:0]
+	for i := range b.searched {
+		b.searched[i].text = nil
+	}
+	b.searched = b.searched[:0]
+	clear(b.searchedAt)
 }
 
 func (b *batch) searchSpans(td ptrace.Traces) {
@@ -248,7 +255,7 @@ func (b *batch) keptSaturated(k string, v pcommon.Value) bool {
 
 // searchRecord searches a record's attributes, events (names and attributes) and body.
 func (b *batch) searchRecord(r *record, sets []*fingerprint.Set) bool {
-	changed := b.searchMap(r.attrs, sets)
+	changed := b.searchAttributes(r.owner, r.attrs, sets)
 	for j := 0; j < r.events.Len(); j++ {
 		e := r.events.At(j)
 		if name, ok := b.redactText(sets, e.Name()); ok {
@@ -283,6 +290,55 @@ func (b *batch) searchMap(attrs pcommon.Map, sets []*fingerprint.Set) bool {
 		}
 		return true
 	})
+	return changed
+}
+
+// searchAttributes is searchMap for a record's own attributes: a long string that begins with all but
+// the last byte of the one the same attribute of the owner held before (a transcript repeats the one
+// before it, and a few messages more) takes what the search found in those bytes from that search, and
+// is searched past them.
+func (b *batch) searchAttributes(owner int32, attrs pcommon.Map, sets []*fingerprint.Set) bool {
+	changed := false
+	attrs.Range(func(k string, v pcommon.Value) bool {
+		switch rule := b.p.searchRules[k]; {
+		case rule == searchNone:
+		case rule == 0 && v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered:
+			changed = b.searchGrowing(ownerAttr{owner, k}, v, sets) || changed
+		default:
+			changed = b.searchValue(rule == searchKeptStrings, v, sets) || changed
+		}
+		return true
+	})
+	return changed
+}
+
+// searched is the last long string an owner's attribute held, and what the search found in it.
+type searched struct {
+	text     []byte
+	verbatim fingerprint.Verbatim
+}
+
+// searchGrowing searches a long string attribute, from where it parts from the owner's previous one.
+func (b *batch) searchGrowing(key ownerAttr, v pcommon.Value, sets []*fingerprint.Set) bool {
+	text := jsonraw.StringBytes(v.Str())
+	i, ok := b.searchedAt[key]
+	if !ok {
+		i = len(b.searched)
+		b.searched = slices.Grow(b.searched, 1)[:i+1]
+		b.searched[i].text = nil
+		b.searchedAt[key] = i
+	}
+	last := &b.searched[i]
+	known := 0
+	if prev := last.text; len(prev) > 1 && len(text) >= len(prev) && bytes.Equal(text[:len(prev)-1], prev[:len(prev)-1]) {
+		known = len(prev) - 1
+	}
+	out, changed := b.scanner.RedactedAfter(sets, text, b.p.keptKey, &last.verbatim, known)
+	last.text = text
+	if changed {
+		v.SetStr(ownString(out))
+		b.matched++
+	}
 	return changed
 }
 
