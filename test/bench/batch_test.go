@@ -18,10 +18,12 @@ import (
 // fixtures the processors are tested on. 25 runs of 4 rounds; a round is a model call, the
 // find_customer tool call it asks for (a CRM record of about 3.4 KiB), and the HTTP call the tool
 // makes. Each model span carries the transcript so far in gen_ai.input.messages, so the records
-// reappear there: 100 tool spans, 100 model spans, 100 HTTP spans, about 860 KB of JSON.
+// reappear there: 100 tool spans, 100 model spans, 100 HTTP spans, about 860 KB of JSON. The long-run
+// batch is the same 300 spans in 5 runs of 20 rounds: its transcripts are longer, and it holds more
+// JSON.
 const (
-	runs   = 25
-	rounds = 4
+	runs, rounds         = 25, 4
+	longRuns, longRounds = 5, 20
 	// orders per customer record: sets the record's size (about 3.4 KiB).
 	orders = 21
 )
@@ -42,16 +44,21 @@ type costBatch struct {
 }
 
 var (
-	batchOnce sync.Once
-	batch     costBatch
+	batchOnce, longBatchOnce sync.Once
+	batch, longBatch         costBatch
 )
 
 func theBatch() costBatch {
-	batchOnce.Do(func() { batch = buildBatch() })
+	batchOnce.Do(func() { batch = buildBatch(runs, rounds) })
 	return batch
 }
 
-func buildBatch() costBatch {
+func theLongBatch() costBatch {
+	longBatchOnce.Do(func() { longBatch = buildBatch(longRuns, longRounds) })
+	return longBatch
+}
+
+func buildBatch(runs, rounds int) costBatch {
 	rng := rand.New(rand.NewPCG(2026, 11))
 	var b costBatch
 	td := ptrace.NewTraces()
