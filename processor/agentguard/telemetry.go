@@ -130,7 +130,7 @@ func (m series) add(batch series) {
 // and the SDK reads them through callbacks when the metrics are collected (the counters are
 // asynchronous): an Add per series and batch made the SDK look each series' attribute set up, which
 // was a quarter of agentguard's CPU in a collector taking ten runs a request (docs/benchmarks.md).
-// The series are bounded as the label values are (max_agents, max_tools_per_agent).
+// The series are bounded as the label values are (max_agent_names, max_tool_names).
 type totals struct {
 	mu                                    sync.Mutex
 	steps, tools, models, stuck, finished series
