@@ -62,7 +62,7 @@ func (b *batch) lock() {
 	}
 }
 
-// unlock releases the memory held for the search, and forgets the strings it found clean.
+// unlock releases the memory held for the search, and forgets the strings it searched.
 func (b *batch) unlock() {
 	for _, sc := range b.locked {
 		sc.mu.RUnlock()
