@@ -4,7 +4,6 @@
 package shapeonly
 
 import (
-	"bytes"
 	"slices"
 	"unsafe"
 
@@ -329,11 +328,7 @@ func (b *batch) searchGrowing(key ownerAttr, v pcommon.Value, sets []*fingerprin
 		b.searchedAt[key] = i
 	}
 	last := &b.searched[i]
-	known := 0
-	if prev := last.text; len(prev) > 1 && len(text) >= len(prev) && bytes.Equal(text[:len(prev)-1], prev[:len(prev)-1]) {
-		known = len(prev) - 1
-	}
-	out, changed := b.scanner.RedactedAfter(sets, text, b.p.keptKey, &last.verbatim, known)
+	out, changed := b.scanner.RedactedAfter(sets, text, b.p.keptKey, &last.verbatim, sharedPrefix(last.text, text))
 	last.text = text
 	if changed {
 		v.SetStr(ownString(out))

@@ -108,6 +108,16 @@ type nameSearch struct {
 // whole than to look up.
 const minRemembered = 512
 
+// sharedPrefix is how many bytes a string shares with the one its attribute held before, prev, as a
+// transcript shares them with the one before it: all of prev but its last byte (the closing bracket),
+// or 0.
+func sharedPrefix(prev, text []byte) int {
+	if shared := len(prev) - 1; shared > 0 && len(text) > shared && bytes.Equal(text[:shared], prev[:shared]) {
+		return shared
+	}
+	return 0
+}
+
 type ownerAttr struct {
 	owner int32
 	attr  string
@@ -149,14 +159,10 @@ func (n *nameSearch) attribute(key ownerAttr, text []byte) bool {
 	if len(text) < n.shortest {
 		return false // and not remembered: what it holds was not looked at
 	}
-	from, escapesFrom := 0, 0
-	if prev := n.clean[key]; len(prev) > 1 && len(text) >= len(prev) {
-		if shared := len(prev) - 1; bytes.Equal(text[:shared], prev[:shared]) {
-			from, escapesFrom = max(0, shared-n.overlap), shared
-			for escapesFrom > 0 && text[escapesFrom-1] == '\\' {
-				escapesFrom--
-			}
-		}
+	shared := sharedPrefix(n.clean[key], text)
+	from, escapesFrom := max(0, shared-n.overlap), shared
+	for escapesFrom > 0 && text[escapesFrom-1] == '\\' {
+		escapesFrom--
 	}
 	if spellingEscape(text[escapesFrom:]) || mayNameLiterally(text[from:], n.names) {
 		return true
