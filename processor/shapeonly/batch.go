@@ -105,7 +105,7 @@ func newBatch(p *shapeOnly) *batch {
 	b.w.Taint = p.cfg.TaintOutputs
 	b.values.b = b
 	b.values.remembered = map[rememberedText]struct{}{}
-	b.values.shaped = map[string]shapedValue{}
+	b.values.shaped = map[textKey]shapedValue{}
 	b.values.shapedAt = map[rawAt]shapedValue{}
 	return b
 }

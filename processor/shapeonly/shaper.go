@@ -23,11 +23,10 @@ type valueShaper struct {
 	failed   int
 	// A model span carries the transcript so far, so each result arrives again on every later model
 	// call of its trace. remembered are the texts already remembered in this batch (remembering is
-	// the dearest step of shaping), shaped the raw values already shaped, their shaped forms in
-	// shapedOut. shaped's keys view the records' own strings; forget clears them when the batch is
-	// shaped.
+	// the dearest step of shaping), shaped the raw values already shaped, by their keys as JSON texts
+	// (keyOf), their shaped forms in shapedOut.
 	remembered map[rememberedText]struct{}
-	shaped     map[string]shapedValue
+	shaped     map[textKey]shapedValue
 	shapedOut  []byte
 	// shapedAt finds a value shaped before by where its bytes are: a transcript's copy of a result is
 	// handed over as its original's bytes (agentspan passes copies over by comparing them), and is
@@ -90,11 +89,16 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 		s.rememberKeyed(owner, keyOf(false, text), text, listing{})
 		return
 	}
-	if done, shaped := s.shaped[view(text)]; shaped {
+	if done, shaped := s.shapedAt[rawAt{data: unsafe.SliceData(text), n: len(text)}]; shaped {
 		s.rememberKeyed(owner, done.key, text, s.listingOf(done))
 		return
 	}
-	s.rememberKeyed(owner, keyOf(true, text), text, listing{})
+	key := keyOf(true, text)
+	if done, shaped := s.shaped[key]; shaped {
+		s.rememberKeyed(owner, key, text, s.listingOf(done))
+		return
+	}
+	s.rememberKeyed(owner, key, text, listing{})
 }
 
 // rememberKeyed is remember for a text whose key is known, and, for a JSON text shaping listed, what
@@ -147,16 +151,13 @@ func (s *valueShaper) flushLeaves(owner int32) {
 	s.leaves = s.leaves[:0]
 }
 
-// forget drops what was remembered and shaped in this batch (shaped's keys view its records' strings).
+// forget drops what was remembered and shaped in this batch.
 func (s *valueShaper) forget() {
 	clear(s.remembered)
 	clear(s.shaped)
 	clear(s.shapedAt)
 	s.shapedOut, s.shapedLeaves = s.shapedOut[:0], s.shapedLeaves[:0]
 }
-
-// view is a string of b's bytes, without copying: b must not change while the string is used.
-func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript. A value shaped before
 // in the batch is written as it was shaped then.
@@ -174,24 +175,25 @@ func (s *valueShaper) shapeOnce(raw []byte) shapedValue {
 	if done, ok := s.shapedAt[at]; ok {
 		return done
 	}
-	done, ok := s.shaped[view(raw)]
+	key := keyOf(true, raw)
+	done, ok := s.shaped[key]
 	if !ok {
-		done = s.shapeRaw(raw)
+		done = s.shapeRaw(raw, key)
 	}
 	s.shapedAt[at] = done
 	return done
 }
 
-// shapeRaw shapes a raw value not shaped before in the batch, into shapedOut.
-func (s *valueShaper) shapeRaw(raw []byte) shapedValue {
+// shapeRaw shapes a raw value not shaped before in the batch, into shapedOut; key is its keyOf.
+func (s *valueShaper) shapeRaw(raw []byte, key textKey) shapedValue {
 	from := len(s.shapedOut)
 	out, scratch, stats, err := s.b.p.shaper.AppendValue(s.shapedOut, raw, s.buf, &s.listed)
 	s.buf, s.shapedOut = scratch[:0], out
-	done := shapedValue{from: from, to: len(out), stats: stats, err: err, key: keyOf(true, raw),
+	done := shapedValue{from: from, to: len(out), stats: stats, err: err, key: key,
 		leavesFrom: len(s.shapedLeaves), listed: s.listed.Complete, nesting: s.listed.Nesting}
 	s.shapedLeaves = append(s.shapedLeaves, s.listed.List...)
 	done.leavesTo = len(s.shapedLeaves)
-	s.shaped[view(raw)] = done
+	s.shaped[key] = done
 	return done
 }
 
