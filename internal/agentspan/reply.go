@@ -4,7 +4,6 @@
 package agentspan
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,14 +125,54 @@ var promptRoles = []string{"user", "system", "tool"}
 
 // replyReader counts what output transcripts hold.
 type replyReader struct {
-	seen, text bool
-	calls      int
-	finish     string
-	// obj is the object being read: a parent's is no longer needed once its children are visited,
-	// so one serves every level. kids is a stack of the containers inside the objects being read,
-	// gathered in the same pass over their members.
+	seen bool
+	tally
+	// obj is the OTLP object being read: a parent's is no longer needed once its children are
+	// visited, so one serves every level. kids is a stack of the containers inside the objects being
+	// read, gathered in the same pass over their members.
 	obj  object
 	kids []kid
+}
+
+// A tally is what output transcripts say about a reply: how many tools it asks for, whether it holds
+// text a model wrote, and the first finish reason, objects taken in document order, each before what
+// it holds.
+type tally struct {
+	calls  int
+	text   bool
+	finish string
+}
+
+// object counts what an object says, read whole and in the context ctx of the member holding it, and
+// reports whether what it holds is the reply's too: not for a call or a result, whose contents are no
+// part of the reply's own text.
+func (t *tally) object(o *object, ctx context) bool {
+	switch o.classify(ctx) {
+	case shapeCall:
+		t.calls++
+		return false
+	case shapeResult, shapeLangChain:
+		return false
+	}
+	if o.finish.ok() && t.finish == "" {
+		var buf [32]byte
+		if f, ok := o.finish.appendText(buf[:0]); ok {
+			t.finish = string(f)
+		}
+	}
+	if o.text.kind() == kindString && !o.text.blank() && !o.role.isAny(promptRoles) {
+		t.text = true
+	}
+	return true
+}
+
+// then adds what came after in document order.
+func (t *tally) then(next tally) {
+	t.calls += next.calls
+	t.text = t.text || next.text
+	if t.finish == "" {
+		t.finish = next.finish
+	}
 }
 
 // replyReaders keeps readers, and their stacks, from one model span to the next.
@@ -159,16 +198,90 @@ func (rr *replyReader) read(v pcommon.Value, plainText bool) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
-		if !jsonraw.IsContainer(b) || !jsonraw.Valid(b) {
+		if !jsonraw.IsContainer(b) || !rr.readJSON(b) {
 			rr.text = rr.text || strings.TrimSpace(v.Str()) != ""
-			return
 		}
-		rr.visit(jsonNode(bytes.TrimSpace(b), 0), inNone)
 	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
 		rr.visit(otlpNode(v), inNone)
 	}
 }
 
+// readJSON reads an output transcript held as JSON text, in one pass that validates it, and reports
+// whether it is valid JSON: nothing of an invalid one is counted. The containers inside an object are
+// read with its members, before it is classified, and what they say counts only if it turns out to be
+// neither a call nor a result: a reader that classified first would scan each level again.
+func (rr *replyReader) readJSON(doc []byte) bool {
+	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
+	l.SkipSpace()
+	var t tally
+	if !lexReply(&l, doc, 0, inNone, &t) || !l.AtEnd() {
+		return false
+	}
+	rr.then(t)
+	return true
+}
+
+// lexReply counts the value at the cursor into t; depth is the nesting of the container holding it.
+func lexReply(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bool {
+	switch l.Peek() {
+	case '{':
+		return lexReplyObject(l, doc, depth+1, ctx, t)
+	case '[':
+		empty, f := l.Open(depth + 1)
+		if f != jsonraw.NoFault {
+			return false
+		}
+		for more := !empty; more; {
+			if !lexReply(l, doc, depth+1, inNone, t) {
+				return false
+			}
+			var ok bool
+			if more, ok = l.More(']'); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return l.SkipValue(depth) == jsonraw.NoFault
+}
+
+// lexReplyObject counts the object at the cursor, itself at nesting depth, into t.
+func lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bool {
+	start := l.Pos()
+	var o object
+	var inside tally
+	empty, f := l.Open(depth)
+	if f != jsonraw.NoFault {
+		return false
+	}
+	for more := !empty; more; {
+		keyStart := l.Pos()
+		keyEnd, _, ok := l.Key()
+		if !ok {
+			return false
+		}
+		key := jsonKey(doc[keyStart:keyEnd])
+		valStart := l.Pos()
+		if c := l.Peek(); c == '{' || c == '[' {
+			if !lexReply(l, doc, depth, contextOf(key), &inside) {
+				return false
+			}
+		} else if l.SkipValue(depth) != jsonraw.NoFault {
+			return false
+		}
+		o.read(key, jsonNode(doc[valStart:l.Pos()], valStart))
+		if more, ok = l.More('}'); !ok {
+			return false
+		}
+	}
+	o.self = jsonNode(doc[start:l.Pos()], start)
+	if t.object(&o, ctx) {
+		t.then(inside)
+	}
+	return true
+}
+
+// visit counts an OTLP value (a map or a slice) and what it holds.
 func (rr *replyReader) visit(n node, ctx context) {
 	switch n.kind() {
 	case kindArray:
@@ -185,9 +298,8 @@ func (rr *replyReader) visit(n node, ctx context) {
 	}
 }
 
-// readObject reads an object's members once, counting a tool call and noting its finish reason and
-// text, and stacks the containers inside it; it reports whether they are to be visited (not those
-// of a call or a result, whose contents are no part of the reply's own text).
+// readObject reads an OTLP object's members once, counts what it says, and stacks the containers
+// inside it; it reports whether they are to be visited.
 func (rr *replyReader) readObject(n node, ctx context) bool {
 	o := &rr.obj
 	*o = object{self: n}
@@ -197,23 +309,7 @@ func (rr *replyReader) readObject(n node, ctx context) bool {
 			rr.kids = append(rr.kids, kid{n: v, ctx: contextOf(key)})
 		}
 	})
-	switch o.classify(ctx) {
-	case shapeCall:
-		rr.calls++
-		return false
-	case shapeResult, shapeLangChain:
-		return false
-	}
-	if o.finish.ok() && rr.finish == "" {
-		var buf [32]byte
-		if f, ok := o.finish.appendText(buf[:0]); ok {
-			rr.finish = string(f)
-		}
-	}
-	if o.text.kind() == kindString && !o.text.blank() && !o.role.isAny(promptRoles) {
-		rr.text = true
-	}
-	return true
+	return rr.object(o, ctx)
 }
 
 // readFlat reads a flattened output: any content is text, any tool call a call.

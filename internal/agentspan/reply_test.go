@@ -4,9 +4,12 @@
 package agentspan
 
 import (
+	"bytes"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // replyOf recognises a model span with the given attributes and reads its reply.
@@ -85,6 +88,41 @@ func FuzzReply(f *testing.F) {
 		}
 		if after := replyOf(t, r, known); after != want {
 			t.Fatalf("after %q, a plain answer reads %+v", out, after)
+		}
+	})
+}
+
+// FuzzReplyOnePass: an output transcript held as JSON text is read in one pass (readJSON); what it
+// counts is what walking the validated document node by node counts, the walk OTLP values still take.
+func FuzzReplyOnePass(f *testing.F) {
+	for _, seed := range []string{
+		`[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"s","arguments":{"q":[1,{"a":{}}]}}],"finish_reason":"tool_call"}]`,
+		`{"finish_reason":"stop","choices":[{"finish_reason":"length","message":{"role":"assistant","content":"hi"}}]}`,
+		`[{"role":"model","parts":[{"functionCall":{"name":"x","args":{"finish_reason":"x"}}},{"text":" "}]}]`,
+		`[{"role":"tool","tool_call_id":"c","content":"r"},{"role":"user","content":"u"},{"role":"assistant","content":"a"}]`,
+		`{"lc":1,"type":"constructor","id":["x","ToolMessage"],"kwargs":{"content":"c","finish_reason":"y"}}`,
+		`{"content":[{"type":"tool_use","id":"t","name":"n","input":{}}],"stop_reason":"tool_use"}`,
+		`[[[[[]]]]]`, `{"a":`, `[{"text":"a\u0020b","finishReason":"STOP"}]`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		b := []byte(doc)
+		var got replyReader
+		valid := got.readJSON(b)
+		if valid != jsonraw.Valid(b) {
+			t.Fatalf("readJSON(%q) valid = %v", doc, valid)
+		}
+		if !valid {
+			if got.tally != (tally{}) {
+				t.Fatalf("readJSON(%q) counted %+v from an invalid document", doc, got.tally)
+			}
+			return
+		}
+		var want replyReader
+		want.visit(jsonNode(bytes.TrimSpace(b), 0), inNone)
+		if got.tally != want.tally {
+			t.Fatalf("readJSON(%q) = %+v, the node walk %+v", doc, got.tally, want.tally)
 		}
 	})
 }
