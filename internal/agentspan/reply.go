@@ -281,7 +281,7 @@ func lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tal
 	return true
 }
 
-// visit counts an OTLP value (a map or a slice) and what it holds.
+// visit counts a value and what it holds, node by node: the walk OTLP values (maps and slices) take.
 func (rr *replyReader) visit(n node, ctx context) {
 	switch n.kind() {
 	case kindArray:
