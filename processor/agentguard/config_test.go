@@ -12,19 +12,16 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
-	"go.opentelemetry.io/collector/confmap/confmaptest"
 
+	"github.com/agentotel/agentotel/internal/confighint/confighinttest"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadata"
 )
 
 func loadConfig(t *testing.T, name string) *Config {
 	t.Helper()
-	cm, err := confmaptest.LoadConf(filepath.Join("testdata", "config.yaml"))
+	cfg, err := confighinttest.Decode(t, NewFactory(), filepath.Join("testdata", "config.yaml"),
+		component.NewIDWithName(metadata.Type, name).String())
 	require.NoError(t, err)
-	sub, err := cm.Sub(component.NewIDWithName(metadata.Type, name).String())
-	require.NoError(t, err)
-	cfg := NewFactory().CreateDefaultConfig()
-	require.NoError(t, sub.Unmarshal(cfg))
 	return cfg.(*Config)
 }
 

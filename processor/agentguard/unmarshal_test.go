@@ -5,26 +5,14 @@ package agentguard
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap/confmaptest"
-)
 
-// decodeAsTheCollector decodes a config file's settings at key as the collector does: onto the
-// factory's default config, held as a component.Config.
-func decodeAsTheCollector(t *testing.T, file, key string) (component.Config, error) {
-	t.Helper()
-	cm, err := confmaptest.LoadConf(file)
-	require.NoError(t, err)
-	sub, err := cm.Sub(key)
-	require.NoError(t, err)
-	cfg := NewFactory().CreateDefaultConfig()
-	return cfg, sub.Unmarshal(&cfg)
-}
+	"github.com/agentotel/agentotel/internal/confighint/confighinttest"
+)
 
 func TestUnmarshalDecodesAsBefore(t *testing.T) {
 	// plainConfig is Config without Unmarshal: what the collector decoded into before it.
@@ -35,7 +23,7 @@ func TestUnmarshalDecodesAsBefore(t *testing.T) {
 	ids := cm.ToStringMap()
 	require.Len(t, ids, 3)
 	for id := range ids {
-		got, err := decodeAsTheCollector(t, file, id)
+		got, err := confighinttest.Decode(t, NewFactory(), file, id)
 		require.NoError(t, err, id)
 		sub, err := cm.Sub(id)
 		require.NoError(t, err)
@@ -46,14 +34,10 @@ func TestUnmarshalDecodesAsBefore(t *testing.T) {
 }
 
 // mistakes decodes testdata/mistakes/<name>.yaml as the collector does and returns the lines it
-// reports, without the decoder's heading and the empty name it gives the config's top level.
+// reports.
 func mistakes(t *testing.T, name string) []string {
 	t.Helper()
-	_, err := decodeAsTheCollector(t, filepath.Join("testdata", "mistakes", name+".yaml"), "processors::agentguard")
-	require.Error(t, err)
-	const heading = "decoding failed due to the following error(s):\n\n'' "
-	require.True(t, strings.HasPrefix(err.Error(), heading), err.Error())
-	return strings.Split(strings.TrimPrefix(err.Error(), heading), "\n")
+	return confighinttest.Mistakes(t, NewFactory(), filepath.Join("testdata", "mistakes", name+".yaml"), "processors::agentguard")
 }
 
 func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {

@@ -1,0 +1,46 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+// Package confighinttest decodes a component's config files as the collector does, for the tests of
+// the components whose config errors confighint words.
+package confighinttest
+
+import (
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/confmap/confmaptest"
+)
+
+// Decode decodes the settings at key of a config file as the collector does: onto the factory's
+// default config, held as a component.Config. A file that cannot be loaded, or has no key, fails t.
+func Decode(t testing.TB, factory component.Factory, file, key string) (component.Config, error) {
+	t.Helper()
+	cm, err := confmaptest.LoadConf(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := cm.Sub(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := factory.CreateDefaultConfig()
+	return cfg, sub.Unmarshal(&cfg)
+}
+
+// Mistakes decodes the settings at key of a config file the collector must refuse, and returns the
+// lines its error reports, without the decoder's heading and the empty name it gives the config's top
+// level.
+func Mistakes(t testing.TB, factory component.Factory, file, key string) []string {
+	t.Helper()
+	_, err := Decode(t, factory, file, key)
+	if err == nil {
+		t.Fatalf("%s: decoded without an error", file)
+	}
+	const heading = "decoding failed due to the following error(s):\n\n'' "
+	if !strings.HasPrefix(err.Error(), heading) {
+		t.Fatalf("%s: the error does not begin with the decoder's heading: %v", file, err)
+	}
+	return strings.Split(strings.TrimPrefix(err.Error(), heading), "\n")
+}
