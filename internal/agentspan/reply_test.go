@@ -5,6 +5,7 @@ package agentspan
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -103,6 +104,9 @@ func FuzzReplyOnePass(f *testing.F) {
 		`{"lc":1,"type":"constructor","id":["x","ToolMessage"],"kwargs":{"content":"c","finish_reason":"y"}}`,
 		`{"content":[{"type":"tool_use","id":"t","name":"n","input":{}}],"stop_reason":"tool_use"}`,
 		`[[[[[]]]]]`, `{"a":`, `[{"text":"a\u0020b","finishReason":"STOP"}]`,
+		// As deep as jsonraw allows, and one level deeper.
+		strings.Repeat(`[{"a":`, 32) + strings.Repeat(`}]`, 32),
+		strings.Repeat(`[{"a":`, 32) + `[]` + strings.Repeat(`}]`, 32),
 	} {
 		f.Add(seed)
 	}
