@@ -71,6 +71,8 @@ type rawAt struct {
 	n    int
 }
 
+func rawAtOf(b []byte) rawAt { return rawAt{data: unsafe.SliceData(b), n: len(b)} }
+
 // rememberedText is a text remembered for an owner.
 type rememberedText struct {
 	owner int32
@@ -89,7 +91,7 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 		s.rememberKeyed(owner, keyOf(false, text), text, listing{})
 		return
 	}
-	if done, shaped := s.shapedAt[rawAt{data: unsafe.SliceData(text), n: len(text)}]; shaped {
+	if done, shaped := s.shapedAt[rawAtOf(text)]; shaped {
 		s.rememberKeyed(owner, done.key, text, s.listingOf(done))
 		return
 	}
@@ -171,7 +173,7 @@ func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Rememb
 // shapeOnce returns what shaping a raw value gave, shaping it if it was not shaped before in the batch.
 // raw is a record's own bytes, which do not change while the batch is shaped.
 func (s *valueShaper) shapeOnce(raw []byte) shapedValue {
-	at := rawAt{data: unsafe.SliceData(raw), n: len(raw)}
+	at := rawAtOf(raw)
 	if done, ok := s.shapedAt[at]; ok {
 		return done
 	}
