@@ -245,7 +245,7 @@ func anyStartsWith(sets []*Set, w uint64) bool {
 		if s == nil || len(s.filter) == 0 || s.filter[filterByte(h, uint64(len(s.filter)-1))]&filterBit(h) == 0 {
 			continue
 		}
-		if s.lookup(fingerprint(w))&flagStart != 0 {
+		if s.lookup(windowKey(w, h))&flagStart != 0 {
 			return true
 		}
 	}

@@ -18,9 +18,10 @@
 // remembered: runs that short are too common to mean anything. Of a leaf's 8-byte windows, the
 // first (flagged START), the last (flagged END) and every 4th in between are remembered, plus one
 // fingerprint of the whole leaf (its first and last windows and its length). Each is a 56-bit keyed
-// hash: two rounds of a 64x64-bit multiply fold over the window and keys drawn from crypto/rand
-// when the process starts, so the table cannot be read back as text, and an unrelated window
-// matches one by chance about once in 2^56 lookups.
+// hash, a window's made of 32 bits of the prefilter's multiplicative hash and 24 bits of a
+// 64x64-bit multiply fold, under keys drawn from crypto/rand when the process starts, so the table
+// cannot be read back as text, and an unrelated window matches one by chance about once in 2^56
+// lookups.
 //
 // # What is withheld
 //

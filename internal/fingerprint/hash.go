@@ -12,17 +12,15 @@ import (
 // keys are drawn once per process, so a Set's contents mean nothing outside the process that
 // built it: neither the prefilter bits nor the stored hashes can be matched against a
 // dictionary of likely windows without them.
-var keys = func() (k struct{ filterMul, fp0, fp1, fp2, fp3, whole0, whole1 uint64 }) {
-	var b [56]byte
+var keys = func() (k struct{ filterMul, fp0, fp1, whole0, whole1 uint64 }) {
+	var b [40]byte
 	// Read never fails: crypto/rand crashes the program rather than return weak bytes.
 	rand.Read(b[:])
 	k.filterMul = binary.LittleEndian.Uint64(b[0:]) | 1 // odd, so multiplying loses no bits
 	k.fp0 = binary.LittleEndian.Uint64(b[8:])
 	k.fp1 = binary.LittleEndian.Uint64(b[16:])
-	k.fp2 = binary.LittleEndian.Uint64(b[24:])
-	k.fp3 = binary.LittleEndian.Uint64(b[32:])
-	k.whole0 = binary.LittleEndian.Uint64(b[40:])
-	k.whole1 = binary.LittleEndian.Uint64(b[48:])
+	k.whole0 = binary.LittleEndian.Uint64(b[24:])
+	k.whole1 = binary.LittleEndian.Uint64(b[32:])
 	return k
 }()
 
@@ -34,12 +32,23 @@ func window(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 // the filter only keeps one bit per window of them.
 func filterHash(w uint64) uint64 { return w * keys.filterMul }
 
-// fingerprint is the keyed hash stored in a Set. Two rounds of a 64x64->128-bit multiply fold
-// mix every bit of the window into every bit of the result; it only runs where the prefilter
-// matched.
-func fingerprint(w uint64) uint64 {
-	return fold(fold(w^keys.fp0, keys.fp1)^keys.fp2, keys.fp3)
+// fingerprint is the keyed hash a Set stores for the window w, its flag bits clear: the top 32 bits
+// of the window's filter hash, from which the prefilter is rebuilt as the Set grows (so no list of
+// filter keys is kept beside the table), over 24 bits of a 64x64->128-bit multiply fold of the
+// window under two further keys. The halves come from independent keys: an unrelated window
+// matches a stored one by chance about once in 2^56 lookups.
+func fingerprint(w uint64) uint64 { return windowKey(w, filterHash(w)) }
+
+// windowKey is fingerprint(w) for a window whose filter hash h is known, as it is where the
+// prefilter passed: one multiply fold more, where fingerprint from scratch would repeat the multiply.
+func windowKey(w, h uint64) uint64 {
+	const low = 1<<32 - 1
+	return h&^low | fold(w^keys.fp0, keys.fp1)&low&^flagBits
 }
+
+// filterHashOf is the filter hash, as far as the prefilter reads it (bits 32 to 63), of the window a
+// table entry stands for.
+func filterHashOf(entry uint64) uint64 { return entry &^ (1<<32 - 1) }
 
 // wholeFingerprint identifies a whole leaf by its first and last windows' fingerprints and its
 // length, so a START hit and an END hit count as one leaf only at that leaf's own distance.

@@ -63,7 +63,7 @@ func (s *Set) confirm(hits []hit, text []byte, pos int) []hit {
 	if s.filter[filterByte(h, uint64(len(s.filter)-1))]&filterBit(h) == 0 {
 		return hits
 	}
-	if f := s.lookup(fingerprint(w)); f&flagWindow != 0 {
+	if f := s.lookup(windowKey(w, h)); f&flagWindow != 0 {
 		hits = append(hits, hit{pos: pos, flags: f})
 	}
 	return hits

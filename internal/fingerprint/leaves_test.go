@@ -191,7 +191,7 @@ func setDiff(a, b *Set) string {
 	switch {
 	case !slices.Equal(entries(a), entries(b)) || a.entries != b.entries:
 		return "different fingerprints"
-	case !bytes.Equal(a.filter, b.filter) || !slices.Equal(a.filterKeys, b.filterKeys) || a.windows != b.windows:
+	case !bytes.Equal(a.filter, b.filter) || a.windows != b.windows:
 		return "different prefilters"
 	case a.filterStale || b.filterStale:
 		return "a prefilter left stale"

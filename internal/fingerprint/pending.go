@@ -5,20 +5,15 @@ package fingerprint
 
 import "sync"
 
-// pending lists the fingerprints added to a Set since its last Build: each with its flags, and, for
-// a window, its filter key (the top 32 bits of its filter hash; 0 for a whole-leaf fingerprint).
-// The lists come from a pool: a batch's adds use them until its Build, and the next batch again.
+// pending lists the fingerprints added to a Set since its last Build, each with its flags. The lists
+// come from a pool: a batch's adds use them until its Build, and the next batch again.
 type pending struct {
 	fingerprints []uint64
-	filterKeys   []uint32
 }
 
 var pendingPool = sync.Pool{New: func() any { return new(pending) }}
 
-func (p *pending) add(fp uint64, filterKey uint32) {
-	p.fingerprints = append(p.fingerprints, fp)
-	p.filterKeys = append(p.filterKeys, filterKey)
-}
+func (p *pending) add(fp uint64) { p.fingerprints = append(p.fingerprints, fp) }
 
 // len is how many fingerprints are listed; a nil list has none.
 func (p *pending) len() int {
@@ -32,7 +27,7 @@ func (p *pending) sizeBytes() int {
 	if p == nil {
 		return 0
 	}
-	return 8*cap(p.fingerprints) + 4*cap(p.filterKeys)
+	return 8 * cap(p.fingerprints)
 }
 
 // release returns the lists to the pool, unless a huge add grew them: a rare huge document should
@@ -41,6 +36,6 @@ func (p *pending) release() {
 	if p.sizeBytes() > maxPooledBytes {
 		return
 	}
-	p.fingerprints, p.filterKeys = p.fingerprints[:0], p.filterKeys[:0]
+	p.fingerprints = p.fingerprints[:0]
 	pendingPool.Put(p)
 }

@@ -43,12 +43,9 @@ type Set struct {
 	windows int
 
 	// filter has one bit set per window, chosen by the window's filter hash; its length is a
-	// power of two.
+	// power of two. The table's entries hold the bits of the filter hash it reads, so it is
+	// rebuilt from them when it grows.
 	filter []byte
-	// filterKeys keeps the top 32 bits of each window's filter hash so the filter can be rebuilt
-	// at twice the size as windows are added. Once the filter has reached maxFilterBytes it never
-	// grows again, and filterKeys is dropped.
-	filterKeys []uint32
 
 	// filterStale: windows were added past what the filter's size allows; syncFilter rebuilds it
 	// at the end of Build, once, however many doublings it grew by.
@@ -81,7 +78,7 @@ func (s *Set) Len() int { return s.entries + s.pending.len() }
 // SizeBytes is the memory the Set holds, for bounds and documentation.
 func (s *Set) SizeBytes() int {
 	const header = 128 // the struct itself, rounded up
-	return header + 8*cap(s.table) + cap(s.filter) + 4*cap(s.filterKeys) + s.pending.sizeBytes()
+	return header + 8*cap(s.table) + cap(s.filter) + s.pending.sizeBytes()
 }
 
 // AddLeaf remembers leaf, a withheld value as decoded text. Leaves shorter than WindowLen are
@@ -123,15 +120,11 @@ func (s *Set) insertPending() {
 	// grows once more at most for most batches, and is not sized for windows it already holds.
 	// addLeaf saw to it that all of them fit under maxEntries.
 	s.reserve(len(p.fingerprints) / 2)
-	// The filter keys of the new windows are gathered at the front of the list, so that the prefilter
-	// takes them all at once.
-	fresh := p.filterKeys[:0]
-	for i, e := range p.fingerprints {
+	for _, e := range p.fingerprints {
 		if isNew, _ := s.insert(e, e&flagBits); isNew && e&flagWhole == 0 {
-			fresh = append(fresh, p.filterKeys[i])
+			s.noteWindow(e)
 		}
 	}
-	s.noteWindows(fresh)
 	s.pending = nil
 	p.release()
 	// Where leaves share most of their windows, even half of what was listed is far more room than
@@ -162,10 +155,10 @@ func (s *Set) addLeaf(leaf []byte) (full bool) {
 	last := len(leaf) - WindowLen
 	for off := 0; off <= last; off = nextWindow(off, last) {
 		w := window(leaf[off:])
-		s.pending.add(fingerprint(w)&^flagBits|windowFlags(off, last), uint32(filterHash(w)>>32))
+		s.pending.add(fingerprint(w) | windowFlags(off, last))
 		s.markerLike = s.markerLike || mayOverlapMarker(w)
 	}
-	s.pending.add(leafFingerprint(leaf)&^flagBits|flagWhole, 0)
+	s.pending.add(leafFingerprint(leaf)&^flagBits | flagWhole)
 	return false
 }
 
@@ -191,9 +184,10 @@ func (s *Set) insertLeaf(leaf []byte) (full bool) {
 	last := len(leaf) - WindowLen
 	for off := 0; off <= last; off = nextWindow(off, last) {
 		w := window(leaf[off:])
-		isNew, ok := s.insert(fingerprint(w), windowFlags(off, last))
+		fp := fingerprint(w)
+		isNew, ok := s.insert(fp, windowFlags(off, last))
 		if isNew {
-			s.noteWindow(uint32(filterHash(w) >> 32))
+			s.noteWindow(fp)
 		}
 		s.markerLike = s.markerLike || mayOverlapMarker(w)
 		if !ok {
@@ -332,31 +326,17 @@ func (s *Set) lookup(fp uint64) uint64 {
 	return 0
 }
 
-// noteWindow records a new window in the prefilter by its filter key (the top 32 bits of its filter
-// hash), as noteWindows does.
-func (s *Set) noteWindow(key uint32) { s.noteWindows([]uint32{key}) }
-
-// noteWindows records new windows in the prefilter, by their filter keys: their bits, or, when the
-// filter has become too small to keep about bitsPerWindow bits per window, a note that syncFilter must
-// rebuild it (the rebuild sets the bits from filterKeys, which keeps every key until the filter is at
-// its largest).
-func (s *Set) noteWindows(keys []uint32) {
-	s.windows += len(keys)
-	if s.filter == nil && s.filterKeys == nil {
-		s.filterKeys = make([]uint32, 0, len(keys))
-	}
-	if s.filterKeys != nil {
-		s.filterKeys = append(s.filterKeys, keys...)
-	}
+// noteWindow records a new window in the prefilter by its table entry: its bit, or, when the filter
+// has become too small to keep about bitsPerWindow bits per window, a note that syncFilter must
+// rebuild it.
+func (s *Set) noteWindow(entry uint64) {
+	s.windows++
 	if len(s.filter) < maxFilterBytes && 8*len(s.filter) < bitsPerWindow*s.windows {
 		s.filterStale = true
 		return
 	}
-	mask := uint64(len(s.filter) - 1)
-	for _, k := range keys {
-		h := uint64(k) << 32
-		s.filter[filterByte(h, mask)] |= filterBit(h)
-	}
+	h := filterHashOf(entry)
+	s.filter[filterByte(h, uint64(len(s.filter)-1))] |= filterBit(h)
 }
 
 // syncFilter rebuilds the prefilter if the windows added since it was built outgrew it.
@@ -367,25 +347,26 @@ func (s *Set) syncFilter() {
 	}
 }
 
+// growFilter builds the prefilter afresh at the size the windows call for, from the table.
 func (s *Set) growFilter() {
 	size := minFilterBytes
 	for size < maxFilterBytes && 8*size < bitsPerWindow*s.windows {
 		size *= 2
 	}
 	s.filter = make([]byte, size)
-	for _, k := range s.filterKeys {
-		h := uint64(k) << 32
-		s.filter[filterByte(h, uint64(size-1))] |= filterBit(h)
-	}
-	if size == maxFilterBytes {
-		s.filterKeys = nil
+	mask := uint64(size - 1)
+	for _, e := range s.table {
+		if e&flagWindow != 0 {
+			h := filterHashOf(e)
+			s.filter[filterByte(h, mask)] |= filterBit(h)
+		}
 	}
 }
 
 // The filter reads fixed bit ranges of the hash, so the scan loop shifts by constants: the byte
 // index from bits 40-56 (as many as the filter's size needs), the bit within it from bits 61-63,
 // through a table rather than a shift by a variable amount, which costs register moves on amd64.
-// Bits 32-63 are what filterKeys keeps.
+// Bits 32-63 are what a table entry keeps of it.
 const filterByteShift = 40
 
 var bitOf = [8]byte{1, 2, 4, 8, 16, 32, 64, 128}
