@@ -16,8 +16,9 @@
 // leaves of a shaped JSON value). Adds are listed, and searched for once [Set.Build] has inserted
 // them: a batch's adds to one Set are built together. Leaves shorter than 8 bytes are not
 // remembered: runs that short are too common to mean anything. Of a leaf's 8-byte windows, the
-// first (flagged START), the last (flagged END) and every 4th in between are remembered, plus one
-// fingerprint of the whole leaf (its first and last windows and its length). Each is a 56-bit keyed
+// first (flagged START), the last (flagged END) and every 4th in between are remembered, and for a
+// leaf shorter than 16 bytes one fingerprint of the whole leaf (its first and last windows and its
+// length): a longer leaf repeated whole is withheld as a long fragment (below). Each is a 56-bit keyed
 // hash, a window's made of 32 bits of the prefilter's multiplicative hash and 24 bits of a
 // 64x64-bit multiply fold, under keys drawn from crypto/rand when the process starts, so the table
 // cannot be read back as text, and an unrelated window matches one by chance about once in 2^56

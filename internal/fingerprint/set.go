@@ -115,11 +115,10 @@ func (s *Set) insertPending() {
 	if p == nil {
 		return
 	}
-	// Room for half of what is listed at once, rather than doubling the table as it fills: a result's
-	// leaves repeat about half their windows (dates, statuses, the words of item names), so the table
-	// grows once more at most for most batches, and is not sized for windows it already holds.
-	// addLeaf saw to it that all of them fit under maxEntries.
-	s.reserve(len(p.fingerprints) / 2)
+	// Room for all that is listed at once, so that the table never grows while Build inserts: a
+	// table that doubles part way is allocated twice and its entries moved. addLeaf saw to it that
+	// all of them fit under maxEntries.
+	s.reserve(len(p.fingerprints))
 	for _, e := range p.fingerprints {
 		if isNew, _ := s.insert(e, e&flagBits); isNew && e&flagWhole == 0 {
 			s.noteWindow(e)
@@ -127,9 +126,10 @@ func (s *Set) insertPending() {
 	}
 	s.pending = nil
 	p.release()
-	// Where leaves share most of their windows, even half of what was listed is far more room than
-	// the entries take. A large table is then cut to size, so that memory follows the entries held; a
-	// small one keeps the slack, which costs less than moving it.
+	// A result's leaves repeat many of their windows (dates, statuses, the words of item names), so
+	// what was listed can be far more room than the entries take. A large table is then cut to size,
+	// so that memory follows the entries held; a small one keeps the slack, which costs less than
+	// moving it.
 	if size := tableSize(s.entries); size < len(s.table) && len(s.table) >= largeTable {
 		s.resize(size)
 	}
@@ -158,9 +158,18 @@ func (s *Set) addLeaf(leaf []byte) (full bool) {
 		s.pending.add(fingerprint(w) | windowFlags(off, last))
 		s.markerLike = s.markerLike || mayOverlapMarker(w)
 	}
-	s.pending.add(leafFingerprint(leaf)&^flagBits | flagWhole)
+	if needsWhole(len(leaf)) {
+		s.pending.add(leafFingerprint(leaf)&^flagBits | flagWhole)
+	}
 	return false
 }
+
+// needsWhole reports whether a leaf of n bytes is remembered with a fingerprint of the whole leaf.
+// Only a leaf shorter than minFragment is: repeated whole, it spans less than minFragment, and only
+// its START and END hits at the leaf's own distance tell it from ordinary text. A longer leaf
+// repeated whole is a run of hits from its first window to its last, at least minFragment long, so
+// it is withheld as a fragment, and a whole-leaf fingerprint of its length would never be looked up.
+func needsWhole(n int) bool { return n < minFragment }
 
 // leafFingerprint is the whole-leaf fingerprint of leaf, of WindowLen bytes or more.
 func leafFingerprint(leaf []byte) uint64 {
@@ -194,6 +203,9 @@ func (s *Set) insertLeaf(leaf []byte) (full bool) {
 			return true
 		}
 	}
+	if !needsWhole(len(leaf)) {
+		return false
+	}
 	_, ok := s.insert(leafFingerprint(leaf), flagWhole)
 	return !ok
 }
@@ -218,13 +230,17 @@ func hasByte(w uint64, c byte) bool {
 }
 
 // fingerprintsOf is how many fingerprints AddLeaf stores for a leaf of n bytes, at most: its
-// windows and the whole-leaf fingerprint.
+// windows and, if it needs one, the whole-leaf fingerprint.
 func fingerprintsOf(n int) int {
 	if n < WindowLen {
 		return 0
 	}
 	last := n - WindowLen
-	return 2 + (last+stride-1)/stride
+	windows := 1 + (last+stride-1)/stride
+	if needsWhole(n) {
+		return windows + 1
+	}
+	return windows
 }
 
 // nextWindow is the offset of the window stored after the one at off, in a leaf whose last

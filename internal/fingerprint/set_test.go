@@ -19,15 +19,16 @@ func TestAddLeaf(t *testing.T) {
 	if added, _ := addBuilt(s, []byte("Jane Doe")); added != 2 {
 		t.Errorf("8-byte leaf added %d fingerprints, want 2", added)
 	}
-	// 18 bytes: windows at 0, 4, 8 and 10 (the last), and the whole-leaf fingerprint.
-	if added, _ := addBuilt(s, []byte("Jane Roe-Whitfield")); added != 5 {
-		t.Errorf("18-byte leaf added %d fingerprints, want 5", added)
+	// 18 bytes: windows at 0, 4, 8 and 10 (the last); from minFragment bytes on, no whole-leaf
+	// fingerprint (a repeat is withheld as a fragment).
+	if added, _ := addBuilt(s, []byte("Jane Roe-Whitfield")); added != 4 {
+		t.Errorf("18-byte leaf added %d fingerprints, want 4", added)
 	}
 	if added, full := addBuilt(s, []byte("Jane Roe-Whitfield")); added != 0 || full {
 		t.Errorf("a leaf added twice added %d more, full %v", added, full)
 	}
-	if s.Len() != 7 {
-		t.Errorf("Len = %d, want 7", s.Len())
+	if s.Len() != 6 {
+		t.Errorf("Len = %d, want 6", s.Len())
 	}
 }
 
@@ -138,5 +139,25 @@ func TestBuildMakesAddsSearchable(t *testing.T) {
 	}
 	if added := s.Build(); added != 0 {
 		t.Errorf("a second Build added %d", added)
+	}
+}
+
+// TestEveryLengthRepeatedWhole: a leaf of any length from WindowLen up, repeated whole inside other
+// text, is withheld. Below minFragment bytes this rests on the whole-leaf fingerprint; from
+// minFragment up, on the run of its windows being a fragment (needsWhole).
+func TestEveryLengthRepeatedWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 17))
+	for n := WindowLen; n <= 3*minFragment; n++ {
+		leaf := make([]byte, n)
+		for i := range leaf {
+			leaf[i] = 'a' + byte(r.IntN(26))
+		}
+		s := setOf(leaf)
+		var sc Scanner
+		text := []byte("before -- " + string(leaf) + " -- after")
+		got, changed := sc.RedactText(nil, []*Set{s}, text)
+		if !changed || bytes.Contains(got, leaf) {
+			t.Errorf("a %d-byte leaf repeated whole in %q comes back as %q", n, text, got)
+		}
 	}
 }
