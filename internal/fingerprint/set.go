@@ -119,11 +119,27 @@ func (s *Set) insertPending() {
 	// table that doubles part way is allocated twice and its entries moved. addLeaf saw to it that
 	// all of them fit under maxEntries.
 	s.reserve(len(p.fingerprints))
+	// insert's probe, inlined and without its checks for room, which reserve made. The new windows'
+	// entries are gathered at the front of the list, so that the prefilter takes them all at once.
+	table, mask := s.table, len(s.table)-1
+	fresh := p.fingerprints[:0]
 	for _, e := range p.fingerprints {
-		if isNew, _ := s.insert(e, e&flagBits); isNew && e&flagWhole == 0 {
-			s.noteWindow(e)
+		key := e &^ flagBits
+		i := int(key>>8) & mask
+		for table[i] != 0 && table[i]&^flagBits != key {
+			i = (i + 1) & mask
+		}
+		if t := table[i]; t != 0 {
+			table[i] = t | e
+			continue
+		}
+		table[i] = e
+		s.entries++
+		if e&flagWhole == 0 {
+			fresh = append(fresh, e)
 		}
 	}
+	s.noteWindows(fresh)
 	s.pending = nil
 	p.release()
 	// A result's leaves repeat many of their windows (dates, statuses, the words of item names), so
@@ -345,14 +361,20 @@ func (s *Set) lookup(fp uint64) uint64 {
 // noteWindow records a new window in the prefilter by its table entry: its bit, or, when the filter
 // has become too small to keep about bitsPerWindow bits per window, a note that syncFilter must
 // rebuild it.
-func (s *Set) noteWindow(entry uint64) {
-	s.windows++
+func (s *Set) noteWindow(entry uint64) { s.noteWindows([]uint64{entry}) }
+
+// noteWindows is noteWindow for the entries of many new windows.
+func (s *Set) noteWindows(entries []uint64) {
+	s.windows += len(entries)
 	if len(s.filter) < maxFilterBytes && 8*len(s.filter) < bitsPerWindow*s.windows {
 		s.filterStale = true
 		return
 	}
-	h := filterHashOf(entry)
-	s.filter[filterByte(h, uint64(len(s.filter)-1))] |= filterBit(h)
+	filter, mask := s.filter, uint64(len(s.filter)-1)
+	for _, e := range entries {
+		h := filterHashOf(e)
+		filter[filterByte(h, mask)] |= filterBit(h)
+	}
 }
 
 // syncFilter rebuilds the prefilter if the windows added since it was built outgrew it.
@@ -369,14 +391,14 @@ func (s *Set) growFilter() {
 	for size < maxFilterBytes && 8*size < bitsPerWindow*s.windows {
 		size *= 2
 	}
-	s.filter = make([]byte, size)
-	mask := uint64(size - 1)
+	filter, mask := make([]byte, size), uint64(size-1)
 	for _, e := range s.table {
-		if e&flagWindow != 0 {
-			h := filterHashOf(e)
-			s.filter[filterByte(h, mask)] |= filterBit(h)
-		}
+		// Without a branch, which the mix of empty slots, windows and whole-leaf entries would
+		// mispredict: an entry that is no window ORs in no bit.
+		h := filterHashOf(e)
+		filter[filterByte(h, mask)] |= filterBit(h) & -byte(e&flagWindow)
 	}
+	s.filter = filter
 }
 
 // The filter reads fixed bit ranges of the hash, so the scan loop shifts by constants: the byte
