@@ -161,3 +161,29 @@ func TestEveryLengthRepeatedWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasedBuffersComeBackEmpty: the buffers of a released Set, taken by the next Sets built, hold
+// nothing of what the released one did, and the released Set is empty.
+func TestReleasedBuffersComeBackEmpty(t *testing.T) {
+	gone := customerLeaves(200)
+	// Leaves of the same lengths, so the next Set takes buffers of the same sizes, that share no
+	// window with them.
+	other := make([][]byte, len(gone))
+	for i, leaf := range gone {
+		other[i] = bytes.Map(func(r rune) rune { return r ^ 0x40 }, leaf)
+	}
+	var sc Scanner
+	for range 20 { // a pool may drop a buffer now and then: a few tries make one be reused
+		old := setOf(gone...)
+		old.Release()
+		if old.Len() != 0 || sc.Hit([]*Set{old}, gone[0]) {
+			t.Fatal("a released Set still holds its leaves")
+		}
+		fresh := setOf(other...)
+		for _, leaf := range gone {
+			if sc.Hit([]*Set{fresh}, leaf) {
+				t.Fatalf("a Set built from released buffers finds %q, a leaf of the released Set", leaf)
+			}
+		}
+	}
+}

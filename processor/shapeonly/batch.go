@@ -112,7 +112,7 @@ func newBatch(p *shapeOnly) *batch {
 
 func (b *batch) start(now time.Time) {
 	b.now = now
-	b.p.memory.expire(now)
+	b.p.memory.begin(now)
 	b.w.Reset()
 	b.records, b.owners = b.records[:0], b.owners[:0]
 	clear(b.byTrace)

@@ -30,7 +30,19 @@ type memory struct {
 	// fingerprints counts the entries held across every scope; past maxFingerprints the oldest
 	// scopes are forgotten.
 	fingerprints, maxFingerprints, perScope int
+	// inflight counts the batches between begin and end. retired are scopes with fingerprints
+	// forgotten since no batch was in flight: a batch in flight may still be searching their sets, so
+	// only once none is do the sets' buffers go to the next sets built (fingerprint.Set.Release).
+	// retiredFingerprints is what they held, bounded by maxRetiredShare of maxFingerprints: past it, a
+	// set is left to the garbage collector.
+	inflight            int
+	retired             []*scope
+	retiredFingerprints int
 }
+
+// maxRetiredShare bounds the sets kept for release to an eighth of what the memory may hold, so that
+// batches that never stop overlapping cannot keep forgotten traces' memory alive for long.
+const maxRetiredShare = 8
 
 // evictions counts what the memory forgot, by why.
 type evictions struct{ age, capacity, fingerprints int }
@@ -73,6 +85,10 @@ func newMemory(cfg *Config) *memory {
 	}
 	forget := func(_ string, s *scope, _ bool) {
 		m.fingerprints -= s.counted
+		if s.counted > 0 && m.retiredFingerprints+s.counted <= m.maxFingerprints/maxRetiredShare {
+			m.retired = append(m.retired, s)
+			m.retiredFingerprints += s.counted
+		}
 		s.counted, s.gone = 0, true
 	}
 	m.traces.OnEvict(forget)
@@ -165,13 +181,32 @@ func (m *memory) toolLearnt(name []byte, now time.Time) bool {
 	return ok
 }
 
-// expire drops what outlived the age limit.
-func (m *memory) expire(now time.Time) {
+// begin starts a batch: it drops what outlived the age limit and counts the batch in flight until end.
+func (m *memory) begin(now time.Time) {
 	m.mu.Lock()
+	m.inflight++
 	m.traces.Expire(now)
 	m.runs.Expire(now)
 	m.tools.Expire(now)
 	m.mu.Unlock()
+}
+
+// end ends a batch. When no batch is in flight, nothing can search a forgotten scope any more: no
+// batch holds one, and none can find one. Their sets are then released.
+func (m *memory) end() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.inflight--; m.inflight > 0 {
+		return
+	}
+	for i, s := range m.retired {
+		if s.set != nil {
+			s.set.Release()
+			s.set = nil
+		}
+		m.retired[i] = nil
+	}
+	m.retired, m.retiredFingerprints = m.retired[:0], 0
 }
 
 // takeEvicted returns and resets the eviction counts, for telemetry.

@@ -6,8 +6,12 @@ package shapeonly
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/fingerprint"
 )
 
 // TestScopeReadsARepeatOnce: a text given again, as a transcript gives every earlier result on
@@ -37,4 +41,34 @@ func TestScopeReadsARepeatOnce(t *testing.T) {
 		s.add(1<<16, keyOf(false, leaf), leaf, nil, listing{})
 		require.LessOrEqual(t, len(s.added), s.set.Len()/fingerprintsPerAddedText)
 	}
+}
+
+// TestForgottenSetOutlivesTheBatchesInFlight: a scope forgotten for the fingerprint bound while another
+// batch is in flight keeps its fingerprints until that batch ends (it may be searching them), and only
+// then gives its set's buffers back.
+func TestForgottenSetOutlivesTheBatchesInFlight(t *testing.T) {
+	cfg := createDefaultConfig()
+	cfg.MaxFingerprints = 200
+	m := newMemory(cfg)
+	now := time.Now()
+	leaf := []byte("Jane Roe-Whitfield, 12 Juniper Hollow, prefers email")
+	remember := func(trace byte) *scope {
+		s, _ := m.scopes(pcommon.TraceID{trace}, "", now, true)
+		s.add(cfg.MaxFingerprintsPerTrace, keyOf(false, leaf), leaf, nil, listing{})
+		m.account(s, s.build())
+		return s
+	}
+
+	m.begin(now) // batch A, which holds the first scope
+	first := remember(1)
+	m.begin(now) // batch B fills the memory until the first scope is forgotten
+	for trace := byte(2); !first.gone; trace++ {
+		remember(trace)
+	}
+	m.end()
+	var sc fingerprint.Scanner
+	require.True(t, sc.Hit([]*fingerprint.Set{first.set}, leaf), "batch A can no longer find what its scope held")
+	m.end()
+	require.Nil(t, first.set, "the forgotten set was not released once no batch was in flight")
+	require.Empty(t, m.retired)
 }
