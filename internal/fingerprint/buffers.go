@@ -15,9 +15,12 @@ import (
 // are kept by size (a power of two) for the next Set that needs one; the pools let the garbage
 // collector have what stays unused.
 var (
-	tablePool  [maxBufferClass + 1]sync.Pool
-	filterPool [maxBufferClass + 1]sync.Pool
+	tables  buffers[uint64]
+	filters buffers[byte]
 )
+
+// buffers keeps buffers by size, a power of two of elements.
+type buffers[T uint64 | byte] [maxBufferClass + 1]sync.Pool
 
 // maxBufferClass is the largest size kept, as a power of two of elements: a table of 2^20 entries
 // (8 MiB) is rare enough to leave to the allocator.
@@ -34,47 +37,29 @@ func bufferClass(n int) int {
 	return -1
 }
 
-// newTable returns a zeroed table of n slots, n a power of two.
-func newTable(n int) []uint64 {
+// get returns a zeroed buffer of n elements, n a power of two.
+func (p *buffers[T]) get(n int) []T {
 	if c := bufferClass(n); c >= 0 {
-		if t, ok := tablePool[c].Get().(*[]uint64); ok {
-			clear(*t)
-			return *t
+		if b, ok := p[c].Get().(*[]T); ok {
+			clear(*b)
+			return *b
 		}
 	}
-	return make([]uint64, n)
+	return make([]T, n)
 }
 
-// newFilter returns a zeroed prefilter of n bytes, n a power of two.
-func newFilter(n int) []byte {
-	if c := bufferClass(n); c >= 0 {
-		if f, ok := filterPool[c].Get().(*[]byte); ok {
-			clear(*f)
-			return *f
-		}
-	}
-	return make([]byte, n)
-}
-
-// freeTable keeps a table no Set reads any more for a later one.
-func freeTable(t []uint64) {
-	if c := bufferClass(len(t)); c >= 0 && cap(t) == len(t) {
-		tablePool[c].Put(&t)
-	}
-}
-
-// freeFilter keeps a prefilter no Set reads any more for a later one.
-func freeFilter(f []byte) {
-	if c := bufferClass(len(f)); c >= 0 && cap(f) == len(f) {
-		filterPool[c].Put(&f)
+// put keeps a buffer nothing reads any more for a later get.
+func (p *buffers[T]) put(b []T) {
+	if c := bufferClass(len(b)); c >= 0 && cap(b) == len(b) {
+		p[c].Put(&b)
 	}
 }
 
 // Release hands the Set's table and prefilter back for other Sets to use, and leaves it empty, as
 // NewSet made it. The caller must be sure that nothing searches the Set any more, nor will.
 func (s *Set) Release() {
-	freeTable(s.table)
-	freeFilter(s.filter)
+	tables.put(s.table)
+	filters.put(s.filter)
 	if s.pending != nil {
 		s.pending.release()
 	}

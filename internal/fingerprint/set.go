@@ -333,7 +333,7 @@ func tableSize(n int) int {
 // resize moves the table's entries into a new table of size slots, a power of two.
 func (s *Set) resize(size int) {
 	old := s.table
-	s.table = newTable(size)
+	s.table = tables.get(size)
 	mask := len(s.table) - 1
 	for _, e := range old {
 		if e == 0 {
@@ -345,7 +345,7 @@ func (s *Set) resize(size int) {
 		}
 		s.table[i] = e
 	}
-	freeTable(old)
+	tables.put(old)
 }
 
 // lookup returns the flags stored for the fingerprint fp, or 0.
@@ -392,14 +392,14 @@ func (s *Set) growFilter() {
 	for size < maxFilterBytes && 8*size < bitsPerWindow*s.windows {
 		size *= 2
 	}
-	filter, mask := newFilter(size), uint64(size-1)
+	filter, mask := filters.get(size), uint64(size-1)
 	for _, e := range s.table {
 		// Without a branch, which the mix of empty slots, windows and whole-leaf entries would
 		// mispredict: an entry that is no window ORs in no bit.
 		h := filterHashOf(e)
 		filter[filterByte(h, mask)] |= filterBit(h) & -byte(e&flagWindow)
 	}
-	freeFilter(s.filter)
+	filters.put(s.filter)
 	s.filter = filter
 }
 
