@@ -51,7 +51,9 @@ type search struct {
 // start shows the leaf's first character. alternativeReadings covers those.
 func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 	sc.spans = sc.spans[:0]
-	if !anyWindows(sets) {
+	// A text shorter than a window holds none, in any decoding: half the strings a batch searches
+	// are (operation names, methods, versions).
+	if len(text) < WindowLen || !anyWindows(sets) {
 		if s.verbatim != nil {
 			s.verbatim.hits = s.verbatim.hits[:0]
 		}

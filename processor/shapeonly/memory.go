@@ -341,16 +341,17 @@ func (s *scope) noteAdded(key textKey) {
 }
 
 // A textKey stands for a text given to a scope, and for how it was given (as JSON leaves or as one
-// leaf), without holding it: two 64-bit hashes under seeds drawn when the process starts. Two
-// texts that shared a key would leave the second unremembered; for texts written without knowing
-// the seeds, the odds are about 2^-128 a pair.
+// leaf), without holding it: its length and a 64-bit hash under a seed drawn when the process starts.
+// Two texts that shared a key would leave the second unremembered; for texts written without knowing
+// the seed, the odds are about 2^-64 a pair of the same length.
 type textKey struct {
-	hash [2]uint64
+	hash uint64
+	n    int
 	json bool
 }
 
-var textSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+var textSeed = maphash.MakeSeed()
 
 func keyOf(json bool, text []byte) textKey {
-	return textKey{hash: [2]uint64{maphash.Bytes(textSeeds[0], text), maphash.Bytes(textSeeds[1], text)}, json: json}
+	return textKey{hash: maphash.Bytes(textSeed, text), n: len(text), json: json}
 }
