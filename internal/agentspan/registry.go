@@ -218,9 +218,6 @@ func (r *Registry) StructuralKeys() []string {
 	return keys
 }
 
-// RunIDKeys lists the attributes the conventions name a run or session by, in registry order.
-func (r *Registry) RunIDKeys() []string { return r.runIDs }
-
 // RunIDOf returns the run or session id any registered convention names on a span, or "": a span
 // no convention claims (an SDK's root span) may still carry its run's id.
 func (r *Registry) RunIDOf(attrs pcommon.Map) string { return firstStr(attrs, r.runIDs) }

@@ -104,13 +104,13 @@ func TestFaultOffsets(t *testing.T) {
 		{strings.Repeat("[", DefaultMaxDepth+1), DefaultMaxDepth, true},
 	}
 	for _, c := range cases {
-		_, err := Skip([]byte(c.in), 0)
+		_, err := skip([]byte(c.in), 0)
 		want := ErrSyntax
 		if c.depth {
 			want = ErrDepth
 		}
 		if !errors.Is(err, want) || !strings.HasSuffix(err.Error(), " at offset "+strconv.Itoa(c.offset)) {
-			t.Errorf("Skip(%.30q) = %v, want %v at offset %d", c.in, err, want, c.offset)
+			t.Errorf("skip(%.30q) = %v, want %v at offset %d", c.in, err, want, c.offset)
 		}
 	}
 	shallow := NewLexer([]byte(`[[[`), 2)
@@ -131,7 +131,7 @@ func TestDepthLimit(t *testing.T) {
 	if Valid(nested(DefaultMaxDepth + 2)) {
 		t.Errorf("depth %d accepted", DefaultMaxDepth+2)
 	}
-	if _, err := Skip(nested(DefaultMaxDepth+2), 0); !errors.Is(err, ErrDepth) {
+	if _, err := skip(nested(DefaultMaxDepth+2), 0); !errors.Is(err, ErrDepth) {
 		t.Errorf("Skip past the limit: %v, want ErrDepth", err)
 	}
 	if err := Members(nested(DefaultMaxDepth+2), func(Member) bool { return true }); !errors.Is(err, ErrDepth) {
@@ -194,4 +194,14 @@ func TestRecordStrings(t *testing.T) {
 	if !slices.Equal(texts, want) {
 		t.Errorf("recorded %q, want %q", texts, want)
 	}
+}
+
+// skip validates the value starting at b[i] (after optional whitespace) and returns the index just
+// past it. Containers may nest DefaultMaxDepth deep.
+func skip(b []byte, i int) (int, error) {
+	l := Lexer{src: b, pos: SkipSpace(b, i), maxDepth: DefaultMaxDepth}
+	if f := l.SkipValue(0); f != NoFault {
+		return l.pos, l.Err(f)
+	}
+	return l.pos, nil
 }

@@ -37,28 +37,6 @@ func Members(obj []byte, fn func(Member) bool) error {
 	}
 }
 
-// Elements calls fn with each element of the array arr (which must start with '['), and the element's
-// offset in arr, until fn returns false.
-func Elements(arr []byte, fn func(elem []byte, start int) bool) error {
-	l, empty, err := openTopLevel(arr, '[')
-	if err != nil || empty {
-		return err
-	}
-	call := true
-	for {
-		start := l.pos
-		if f := l.SkipValue(1); f != NoFault {
-			return l.Err(f)
-		}
-		if call {
-			call = fn(arr[start:l.pos], start)
-		}
-		if more, err := l.moreAtTopLevel(']'); !more {
-			return err
-		}
-	}
-}
-
 // openTopLevel enters the container that doc, after whitespace, must start with (opening is '{'
 // or '['). An empty container must be all of doc.
 func openTopLevel(doc []byte, opening byte) (l Lexer, empty bool, err error) {

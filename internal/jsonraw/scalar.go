@@ -20,15 +20,6 @@ func (l *Lexer) Number() (Number, bool) {
 	return n, ok
 }
 
-// SkipNumber validates the RFC 8259 number starting at b[i] and returns the index past it.
-func SkipNumber(b []byte, i int) (int, error) {
-	n, ok := scanNumber(b, i)
-	if !ok {
-		return n.End, errAt(FaultSyntax, n.End)
-	}
-	return n.End, nil
-}
-
 // scanNumber locates the number at src[i]; when ok is false, End is the offending byte.
 func scanNumber(src []byte, i int) (n Number, ok bool) {
 	n.Start = i

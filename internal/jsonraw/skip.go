@@ -74,16 +74,6 @@ func (l *Lexer) skipObject(depth int) Fault {
 	}
 }
 
-// Skip validates the value starting at b[i] (after optional whitespace) and returns the index just
-// past it. Containers may nest DefaultMaxDepth deep.
-func Skip(b []byte, i int) (int, error) {
-	l := Lexer{src: b, pos: SkipSpace(b, i), maxDepth: DefaultMaxDepth}
-	if f := l.SkipValue(0); f != NoFault {
-		return l.pos, l.Err(f)
-	}
-	return l.pos, nil
-}
-
 // Valid reports whether b is exactly one JSON value with optional surrounding whitespace, nested
 // no deeper than DefaultMaxDepth.
 func Valid(b []byte) bool {

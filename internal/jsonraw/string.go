@@ -45,16 +45,6 @@ func (l *Lexer) String() (escaped, ok bool) {
 	return escaped, ok
 }
 
-// SkipString validates the string starting at the quote b[i] and returns the index past its closing
-// quote.
-func SkipString(b []byte, i int) (int, error) {
-	end, _, _, ok := scanString(b, i, false)
-	if !ok {
-		return end, errAt(FaultSyntax, end)
-	}
-	return end, nil
-}
-
 // scanString validates the string whose opening quote is at src[i]. It returns the index past the
 // closing quote, or, when ok is false, the index of the offending byte. With key set the string
 // must be followed by a colon, whitespace allowed around it, and next is the index past both;
