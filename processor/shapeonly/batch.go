@@ -16,6 +16,7 @@ import (
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // batch is the work on one batch, in four steps: read every record (which are tool calls, of which
@@ -123,46 +124,26 @@ func (b *batch) start(now time.Time) {
 
 func (b *batch) readSpans(td ptrace.Traces) {
 	b.logs = false
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		res := rss.At(i).Resource().Attributes()
-		sss := rss.At(i).ScopeSpans()
-		for j := 0; j < sss.Len(); j++ {
-			scope := sss.At(j).Scope().Name()
-			spans := sss.At(j).Spans()
-			for k := 0; k < spans.Len(); k++ {
-				span := spans.At(k)
-				r := record{attrs: span.Attributes(), events: span.Events(), body: b.noBody, scope: scope, name: span.Name(),
-					parent: spanKey{span.TraceID(), span.ParentSpanID()}}
-				b.bySpan[spanKey{span.TraceID(), span.SpanID()}] = int32(len(b.records))
-				b.add(r, span.TraceID(), res, span.ParentSpanID().IsEmpty())
-			}
-		}
+	for where, span := range walk.Spans(td) {
+		r := record{attrs: span.Attributes(), events: span.Events(), body: b.noBody, scope: where.Scope.Name(), name: span.Name(),
+			parent: spanKey{span.TraceID(), span.ParentSpanID()}}
+		b.bySpan[spanKey{span.TraceID(), span.SpanID()}] = int32(len(b.records))
+		b.add(r, span.TraceID(), where.Resource.Attributes(), span.ParentSpanID().IsEmpty())
 	}
 	b.resolveRuns()
 }
 
 func (b *batch) readLogs(ld plog.Logs) {
 	b.logs = true
-	rls := ld.ResourceLogs()
-	for i := 0; i < rls.Len(); i++ {
-		res := rls.At(i).Resource().Attributes()
-		sls := rls.At(i).ScopeLogs()
-		for j := 0; j < sls.Len(); j++ {
-			scope := sls.At(j).Scope().Name()
-			lrs := sls.At(j).LogRecords()
-			for k := 0; k < lrs.Len(); k++ {
-				lr := lrs.At(k)
-				name := lr.EventName()
-				if name == "" {
-					if v, ok := lr.Attributes().Get("event.name"); ok {
-						name = v.AsString()
-					}
-				}
-				r := record{attrs: lr.Attributes(), events: ptrace.NewSpanEventSlice(), body: lr.Body(), scope: scope, name: name}
-				b.add(r, lr.TraceID(), res, false)
+	for where, lr := range walk.Logs(ld) {
+		name := lr.EventName()
+		if name == "" {
+			if v, ok := lr.Attributes().Get("event.name"); ok {
+				name = v.AsString()
 			}
 		}
+		r := record{attrs: lr.Attributes(), events: ptrace.NewSpanEventSlice(), body: lr.Body(), scope: where.Scope.Name(), name: name}
+		b.add(r, lr.TraceID(), where.Resource.Attributes(), false)
 	}
 	b.resolveRuns()
 }
