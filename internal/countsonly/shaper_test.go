@@ -391,3 +391,37 @@ func TestLongKeptKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestIsDocument: a document is a container that is valid JSON within the Shaper's depth; a scalar,
+// broken JSON or one nested deeper is text. A string holds a document when its content is one.
+func TestIsDocument(t *testing.T) {
+	s := New(nil, Limits{MaxDepth: 3, MaxBytes: 1 << 20})
+	for text, want := range map[string]bool{
+		` {"a":[1,2]} `:       true,
+		`[[[1]]]`:             true,
+		`[[[[1]]]]`:           false, // deeper than MaxDepth
+		`{"a":1`:              false,
+		`"{\"a\":1}"`:         false, // a string is not a container
+		`42`:                  false,
+		`Jane Roe, 12 Street`: false,
+		``:                    false,
+	} {
+		if got := s.IsDocument([]byte(text)); got != want {
+			t.Errorf("IsDocument(%q) = %v, want %v", text, got, want)
+		}
+	}
+	for raw, want := range map[string]bool{
+		`"{\"a\":[1,2]}"`:   true,
+		`"[[[[1]]]]"`:       false,
+		`"{\"a\":1"`:        false,
+		`"plain text"`:      false,
+		`{"a":1}`:           false, // not a string: the document itself, not one stringified
+		`"\ud800{\"a\":1}"`: false,
+		`"unterminated`:     false,
+	} {
+		got, scratch := s.StringHoldsDocument([]byte(raw), nil)
+		if got != want || len(scratch) != 0 {
+			t.Errorf("StringHoldsDocument(%q) = %v, %q; want %v and an empty scratch", raw, got, scratch, want)
+		}
+	}
+}

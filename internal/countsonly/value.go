@@ -59,6 +59,28 @@ func (s *Shaper) AppendValue(dst, raw, scratch []byte, leaves *Leaves) ([]byte, 
 	return out, scratch, stats, nil
 }
 
+// IsDocument reports whether text is a JSON document shaping reads structurally: a container
+// (LooksLikeJSON) that is valid JSON within the Shaper's depth limit.
+func (s *Shaper) IsDocument(text []byte) bool {
+	if !LooksLikeJSON(text) {
+		return false
+	}
+	l := jsonraw.NewLexer(text, s.limits.MaxDepth)
+	l.SkipSpace()
+	return l.SkipValue(0) == jsonraw.NoFault && l.AtEnd()
+}
+
+// StringHoldsDocument reports whether raw, one JSON value, is a string whose content is a document
+// (IsDocument): a value an SDK stringified into another document. The content is decoded in
+// scratch, which is returned grown.
+func (s *Shaper) StringHoldsDocument(raw, scratch []byte) (bool, []byte) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return false, scratch
+	}
+	text, ok := jsonraw.AppendUnquote(scratch[:0], raw)
+	return ok && s.IsDocument(text), text[:0]
+}
+
 // WithheldArray is what an array of n values becomes: "[n withheld]".
 func WithheldArray(n int) string {
 	return "[" + strconv.Itoa(n) + " withheld]"

@@ -219,7 +219,8 @@ func (s *valueShaper) rememberRaw(owner int32, raw []byte, done shapedValue, r a
 		s.rememberKeyed(owner, done.key, raw, s.listingOf(done))
 	case agentspan.RememberJSON:
 		if len(raw) > 0 && raw[0] == '"' {
-			if text, ok := jsonraw.AppendUnquote(s.buf[:0], raw); ok && isJSON(text) {
+			holds, buf := s.b.p.shaper.StringHoldsDocument(raw, s.buf)
+			if s.buf = buf; holds {
 				s.rememberKeyed(owner, done.key, raw, s.listingOf(done))
 			}
 			return
@@ -227,9 +228,6 @@ func (s *valueShaper) rememberRaw(owner int32, raw []byte, done shapedValue, r a
 		s.rememberKeyed(owner, done.key, raw, s.listingOf(done))
 	}
 }
-
-// isJSON reports whether a text is a valid JSON document with leaves to tell apart.
-func isJSON(text []byte) bool { return countsonly.LooksLikeJSON(text) && jsonraw.Valid(text) }
 
 // Unreadable implements agentspan.Shaper: a transcript that cannot be read is withheld whole, as the
 // JSON string "[withheld]" so readers that parse the attribute still can.
@@ -310,7 +308,7 @@ func (s *valueShaper) rememberText(owner int32, text []byte, r agentspan.Remembe
 		// Its leaves, or, when it is broken JSON, the whole text as one leaf: rememberJSON tells
 		// them apart in the same pass.
 		s.rememberJSON(owner, text)
-	case isJSON(text):
+	case s.b.p.shaper.IsDocument(text):
 		s.rememberJSON(owner, text)
 	case r == agentspan.RememberAll:
 		// A result that is not JSON is withheld whole: one leaf.
