@@ -24,8 +24,9 @@ type Convention struct {
 	// ToolFromSpanName, when set, names the tool from the span name when no ToolName attribute does.
 	ToolFromSpanName func(spanName string) string
 	// Unwrap, when set, opens a result held in the convention's own envelope (LangChain's
-	// ToolMessage); ok is false when raw is no such envelope.
-	Unwrap func(raw []byte) (e Envelope, ok bool)
+	// ToolMessage), reading JSON nested at most maxDepth deep; ok is false when raw is no such
+	// envelope.
+	Unwrap func(raw []byte, maxDepth int) (e Envelope, ok bool)
 
 	// AgentName are the attributes naming the agent on any of its spans; AgentSpanName those naming it
 	// on agent spans only. AgentFromSpanName names it from an agent span's name when they are absent;

@@ -71,8 +71,8 @@ var openInferenceFlat = FlatLayout{
 // or under "output"; the message's own fields ({"type":"tool","content",..,"tool_call_id",..}); or
 // messages_to_dict's {"type":"tool","data":{...}}. The result is the message's content; its artifact
 // is the tool's data too.
-func unwrapLangChainToolMessage(raw []byte) (Envelope, bool) {
-	if !jsonraw.IsContainer(raw) || !jsonraw.Valid(raw) {
+func unwrapLangChainToolMessage(raw []byte, maxDepth int) (Envelope, bool) {
+	if !jsonraw.IsContainer(raw) || !jsonraw.ValidDepth(raw, maxDepth) {
 		return Envelope{}, false
 	}
 	msg, ok := toolMessageFields(bytes.TrimSpace(raw))

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // Role is what an agent span stands for.
@@ -70,6 +72,8 @@ type Registry struct {
 	eventRoles  map[string]pcommon.Value
 	structural  map[string]struct{}
 	runIDs      []string
+	// maxDepth bounds the nesting of the JSON the registry's readers accept.
+	maxDepth int
 	// reading says how Add reads an attribute, with one lookup: the declared transcripts, and the
 	// structural attributes, which are never read. Any other attribute is read for messages.
 	reading map[string]attrReading
@@ -97,9 +101,15 @@ func Builtin() []*Convention {
 var commonStructural = []string{"error.type", "otel.status_code", "otel.status_description"}
 
 // NewRegistry returns the built-in conventions after those declared in configuration, which claim
-// spans first. Declared conventions must have passed Validate.
-func NewRegistry(declared []Declared) *Registry {
+// spans first. Declared conventions must have passed Validate. maxDepth bounds the nesting of the JSON
+// documents read through the registry (transcripts, replies, envelopes): a processor's one depth
+// limit; zero or negative is jsonraw.DefaultMaxDepth.
+func NewRegistry(declared []Declared, maxDepth int) *Registry {
+	if maxDepth <= 0 {
+		maxDepth = jsonraw.DefaultMaxDepth
+	}
 	r := &Registry{
+		maxDepth:    maxDepth,
 		transcripts: map[string]Transcript{},
 		eventRoles:  map[string]pcommon.Value{},
 		structural:  map[string]struct{}{},
@@ -154,7 +164,7 @@ func NewRegistry(declared []Declared) *Registry {
 }
 
 // Default is the registry of the built-in conventions alone.
-var Default = NewRegistry(nil)
+var Default = NewRegistry(nil, 0)
 
 // Conventions lists the registered conventions in claiming order.
 func (r *Registry) Conventions() []*Convention { return r.conventions }
@@ -165,18 +175,18 @@ func (r *Registry) Conventions() []*Convention { return r.conventions }
 func (r *Registry) Recognize(s Span) View {
 	for _, c := range r.conventions {
 		if role, ok := c.Claim(s); ok {
-			return c.view(role, s)
+			return c.view(role, s, r.maxDepth)
 		}
 	}
 	for _, c := range r.conventions {
 		if firstStr(s.Attrs, c.ToolName) != "" {
-			return c.view(RoleTool, s)
+			return c.view(RoleTool, s, r.maxDepth)
 		}
 	}
 	return View{}
 }
 
-func (c *Convention) view(role Role, s Span) View {
+func (c *Convention) view(role Role, s Span, maxDepth int) View {
 	v := View{Role: role, Convention: c, RunID: firstStr(s.Attrs, c.RunID)}
 	v.Agent = firstStr(s.Attrs, c.AgentName)
 	if v.Agent == "" && role == RoleAgent {
@@ -199,7 +209,7 @@ func (c *Convention) view(role Role, s Span) View {
 	v.ResultKey = firstPresent(s.Attrs, c.Result)
 	if v.CallID == "" && c.Unwrap != nil {
 		if raw, ok := attrBytes(s.Attrs, v.ResultKey); ok {
-			if e, ok := c.Unwrap(raw); ok {
+			if e, ok := c.Unwrap(raw, maxDepth); ok {
 				v.CallID = e.CallID
 			}
 		}

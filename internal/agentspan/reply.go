@@ -77,6 +77,7 @@ var outputTokens = []string{
 func (r *Registry) Reply(v View, attrs pcommon.Map) Reply {
 	rr := replyReaders.Get().(*replyReader)
 	defer rr.release()
+	rr.maxDepth = r.maxDepth
 	var finish string
 	for _, t := range r.outputs {
 		if val, ok := attrs.Get(t.Key); ok {
@@ -90,7 +91,7 @@ func (r *Registry) Reply(v View, attrs pcommon.Map) Reply {
 	}
 	if v.Convention != nil {
 		for _, key := range v.Convention.FinishReason {
-			if finish = firstReason(attrs, key); finish != "" {
+			if finish = firstReason(attrs, key, r.maxDepth); finish != "" {
 				break
 			}
 		}
@@ -125,7 +126,8 @@ var promptRoles = []string{"user", "system", "tool"}
 
 // replyReader counts what output transcripts hold.
 type replyReader struct {
-	seen bool
+	seen     bool
+	maxDepth int // as the registry's
 	tally
 	// obj is the OTLP object being read: a parent's is no longer needed once its children are
 	// visited, so one serves every level. kids is a stack of the containers inside the objects being
@@ -211,7 +213,7 @@ func (rr *replyReader) read(v pcommon.Value, plainText bool) {
 // read with its members, before it is classified, and what they say counts only if it turns out to be
 // neither a call nor a result: a reader that classified first would scan each level again.
 func (rr *replyReader) readJSON(doc []byte) bool {
-	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
+	l := jsonraw.NewLexer(doc, rr.maxDepth)
 	l.SkipSpace()
 	var t tally
 	if !lexReply(&l, doc, 0, inNone, &t) || !l.AtEnd() {
@@ -334,8 +336,9 @@ func (rr *replyReader) readFlat(attrs pcommon.Map, f *flatTranscript) {
 	})
 }
 
-// firstReason reads a finish-reason attribute: a string, a JSON array of strings, or a string array.
-func firstReason(attrs pcommon.Map, key string) string {
+// firstReason reads a finish-reason attribute: a string, a JSON array of strings (nested at most
+// maxDepth deep), or a string array.
+func firstReason(attrs pcommon.Map, key string, maxDepth int) string {
 	v, ok := attrs.Get(key)
 	if !ok {
 		return ""
@@ -347,7 +350,7 @@ func firstReason(attrs pcommon.Map, key string) string {
 		}
 	case pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
-		if len(b) > 0 && b[0] == '[' && jsonraw.Valid(b) {
+		if len(b) > 0 && b[0] == '[' && jsonraw.ValidDepth(b, maxDepth) {
 			var first string
 			jsonraw.EachElement(b, func(elem []byte, _ int) {
 				if first == "" {

@@ -15,7 +15,7 @@ import (
 // attributes as agentgen writes them (GenAI convention), with the replies a run is made of. The
 // anchor is one validating pass over the same output transcript, the least any reader does.
 func BenchmarkReply(b *testing.B) {
-	r := NewRegistry(nil)
+	r := NewRegistry(nil, 0)
 	for _, c := range []struct{ name, output string }{
 		{"tool-call", `[{"role":"assistant","parts":[{"type":"tool_call","id":"call_7f3a","name":"search_docs",` +
 			`"arguments":{"query":"refund policy for annual plans","limit":5}}],"finish_reason":"tool_call"}]`},

@@ -24,7 +24,7 @@ func replyOf(t testing.TB, r *Registry, attrs map[string]any) Reply {
 }
 
 func TestReplyAcrossProviders(t *testing.T) {
-	r := NewRegistry(nil)
+	r := NewRegistry(nil, 0)
 	for _, tt := range []struct {
 		name  string
 		attrs map[string]any
@@ -78,7 +78,7 @@ func FuzzReply(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	r := NewRegistry(nil)
+	r := NewRegistry(nil, 0)
 	known := map[string]any{"gen_ai.operation.name": "chat",
 		"gen_ai.output.messages": `[{"role":"assistant","parts":[{"type":"text","content":"done"}],"finish_reason":"stop"}]`}
 	want := Reply{Finish: FinishStop, Known: true}

@@ -12,12 +12,12 @@ import (
 // Result returns what a tool call returned, as bytes to digest, unwrapped where the convention wraps
 // it (a LangChain ToolMessage's content, without the call id that differs on every call). ok is false
 // when the span carries no result the convention can read: the caller must not judge it.
-func Result(v View, attrs pcommon.Map) ([]byte, bool) {
+func (r *Registry) Result(v View, attrs pcommon.Map) ([]byte, bool) {
 	raw, ok := attrBytes(attrs, v.ResultKey)
 	if !ok || v.Convention == nil || v.Convention.Unwrap == nil {
 		return raw, ok
 	}
-	if e, unwrapped := v.Convention.Unwrap(raw); unwrapped {
+	if e, unwrapped := v.Convention.Unwrap(raw, r.maxDepth); unwrapped {
 		return e.Result, true
 	}
 	return raw, true

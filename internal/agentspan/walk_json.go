@@ -35,7 +35,7 @@ func (w *Withholder) rollback(m mark) {
 
 // walkJSON reads a JSON document; false when it is not valid JSON (nothing of it is then recorded).
 func (w *Withholder) walkJSON(v pcommon.Value, b []byte) bool {
-	l := jsonraw.NewLexer(b, jsonraw.DefaultMaxDepth)
+	l := jsonraw.NewLexer(b, w.reg.maxDepth)
 	l.SkipSpace()
 	m := w.mark()
 	docs := len(w.docs)

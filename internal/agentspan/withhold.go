@@ -254,7 +254,10 @@ func (w *Withholder) validUnread(key unreadKey, b []byte) bool {
 	if w.unread == nil {
 		w.unread = map[unreadKey]jsonraw.Growing{}
 	}
-	g := w.unread[key]
+	g, known := w.unread[key]
+	if !known {
+		g.MaxDepth = w.reg.maxDepth
+	}
 	ok := g.Valid(b)
 	w.unread[key] = g
 	return ok

@@ -63,5 +63,5 @@ func (s *Set) Release() {
 	if s.pending != nil {
 		s.pending.release()
 	}
-	*s = Set{max: s.max}
+	*s = Set{max: s.max, MaxDepth: s.MaxDepth}
 }

@@ -24,11 +24,11 @@ import (
 //
 // If nothing is replaced, dst holds doc unchanged; otherwise the objects and arrays that held a
 // region are written compact, and everything else as it was.
-// A document that is not valid JSON (or nests deeper than jsonraw.DefaultMaxDepth) returns an
+// A document that is not valid JSON (or nests deeper than sc.MaxDepth) returns an
 // error and dst unchanged: the caller can fall back to RedactText or withhold it whole.
 func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key []byte) bool) ([]byte, bool, error) {
 	if !sc.find(sets, doc, search{}) {
-		if err := validate(doc); err != nil {
+		if err := validate(doc, sc.MaxDepth); err != nil {
 			return dst, false, err
 		}
 		return append(dst, doc...), false, nil
@@ -90,7 +90,7 @@ func (sc *Scanner) redactFoundJSON(dst []byte, sets []*Set, doc []byte, kept fun
 	spans := mergeSpans(sc.docSpans[base:])
 	r := jsonRedactor{sc: sc, sets: sets, kept: kept, doc: doc, spans: spans}
 	start := len(dst)
-	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
+	l := jsonraw.NewLexer(doc, sc.MaxDepth)
 	l.SkipSpace()
 	v := doc[l.Pos():] // the document's value and the whitespace after it
 	var changed bool
@@ -113,10 +113,10 @@ func (sc *Scanner) redactFoundJSON(dst []byte, sets []*Set, doc []byte, kept fun
 // a marker is at most a few bytes longer than the region it replaces.
 func redactBuffer(text []byte) []byte { return make([]byte, 0, len(text)+64) }
 
-// validate returns nil if doc is exactly one JSON value, nested no deeper than
-// jsonraw.DefaultMaxDepth.
-func validate(doc []byte) error {
-	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
+// validate returns nil if doc is exactly one JSON value, nested no deeper than maxDepth (zero:
+// jsonraw.DefaultMaxDepth).
+func validate(doc []byte, maxDepth int) error {
+	l := jsonraw.NewLexer(doc, maxDepth)
 	l.SkipSpace()
 	return documentError(&l, l.SkipValue(0))
 }
@@ -197,7 +197,7 @@ func (r *jsonRedactor) container(dst []byte, l jsonraw.Lexer, src []byte, depth 
 		var c bool
 		switch holds := r.holds(v); {
 		case holds && jsonraw.IsContainer(v):
-			dst, c, _, _ = r.container(dst, jsonraw.NewLexer(v, jsonraw.DefaultMaxDepth), v, depth+1) // v is valid: no fault
+			dst, c, _, _ = r.container(dst, jsonraw.NewLexer(v, r.sc.MaxDepth), v, depth+1) // v is valid: no fault
 		default:
 			// Only a string a region falls in asks whether its key is kept.
 			keep := holds && object && v[0] == '"' && r.kept != nil && r.kept(r.sc.keyText(key))

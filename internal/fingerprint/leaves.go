@@ -23,7 +23,7 @@ import (
 func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (full bool, err error) {
 	c := collectors.Get().(*leafCollector)
 	defer c.release()
-	if err := c.collect(doc, kept); err != nil {
+	if err := c.collect(doc, kept, s.MaxDepth); err != nil {
 		return s.AddLeaf(doc), err
 	}
 	return c.addTo(s, doc), nil
@@ -35,7 +35,7 @@ func (s *Set) AddJSONLeaves(doc []byte, kept func(key []byte) bool) (full bool, 
 func (s *Set) AddWithheld(doc []byte, withheld []countsonly.Leaf, kept func(key []byte) bool) (full bool) {
 	c := collectors.Get().(*leafCollector)
 	defer c.release()
-	c.reset(kept)
+	c.reset(kept, s.MaxDepth)
 	for _, l := range withheld {
 		c.str(source{text: doc}, l.Start, l.End, l.Escaped, l.InArray)
 	}
@@ -54,7 +54,8 @@ const maxPooledBytes = 1 << 20
 // leaves are added only once the whole document is known to be valid: an invalid one is
 // remembered whole instead.
 type leafCollector struct {
-	kept func([]byte) bool
+	kept     func([]byte) bool
+	maxDepth int // of the documents read
 	// arena holds the decoded text of strings with escapes and of stringified documents; leaves
 	// without escapes stay where they are.
 	arena  []byte
@@ -75,9 +76,9 @@ func (c *leafCollector) text(doc []byte, l leafSpan) []byte {
 	return doc[l.start:l.end]
 }
 
-// reset readies c for a new document, read with kept.
-func (c *leafCollector) reset(kept func([]byte) bool) {
-	c.kept, c.leaves, c.arena = kept, c.leaves[:0], c.arena[:0]
+// reset readies c for a new document, read with kept, nested at most maxDepth deep.
+func (c *leafCollector) reset(kept func([]byte) bool, maxDepth int) {
+	c.kept, c.maxDepth, c.leaves, c.arena = kept, maxDepth, c.leaves[:0], c.arena[:0]
 }
 
 // addTo adds the leaves collected from doc to s, and reports whether s is full.
@@ -98,9 +99,9 @@ func (c *leafCollector) release() {
 }
 
 // collect lists the leaves of doc, or returns the error validate would.
-func (c *leafCollector) collect(doc []byte, kept func([]byte) bool) error {
-	c.reset(kept)
-	l := jsonraw.NewLexer(doc, jsonraw.DefaultMaxDepth)
+func (c *leafCollector) collect(doc []byte, kept func([]byte) bool, maxDepth int) error {
+	c.reset(kept, maxDepth)
+	l := jsonraw.NewLexer(doc, maxDepth)
 	l.SkipSpace()
 	return documentError(&l, c.value(&l, source{text: doc}, 0, false, false))
 }
@@ -202,7 +203,7 @@ func (c *leafCollector) str(src source, start, end int, escaped, inArray bool) {
 // validate would, without building an error: strings that look like documents and are not
 // ("[withheld]") are common.
 func (c *leafCollector) document(src source, inArray bool) bool {
-	l := jsonraw.NewLexer(src.text, jsonraw.DefaultMaxDepth)
+	l := jsonraw.NewLexer(src.text, c.maxDepth)
 	l.SkipSpace()
 	return c.value(&l, src, 0, false, inArray) == jsonraw.NoFault && l.AtEnd()
 }

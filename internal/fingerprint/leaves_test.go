@@ -145,7 +145,7 @@ func TestAddLeavesAsOneByOne(t *testing.T) {
 // is not valid JSON: it validates the whole document first, then walks it with jsonraw's
 // iterators for valid JSON, and validates each stringified document before walking it.
 func referenceLeaves(doc []byte, kept func([]byte) bool) ([][]byte, error) {
-	if err := validate(doc); err != nil {
+	if err := validate(doc, 0); err != nil {
 		return nil, err
 	}
 	var leaves [][]byte
@@ -164,7 +164,7 @@ func referenceLeaves(doc []byte, kept func([]byte) bool) ([][]byte, error) {
 				return
 			}
 			text, _ := jsonraw.AppendUnquote(nil, v)
-			if jsonraw.IsContainer(text) && validate(text) == nil {
+			if jsonraw.IsContainer(text) && validate(text, 0) == nil {
 				walk(text[jsonraw.SkipSpace(text, 0):], false, inArray)
 				return
 			}

@@ -9,6 +9,10 @@ import "bytes"
 // calls, so a Scanner reused for a batch does not allocate for text it leaves alone. The zero
 // value is ready to use; a Scanner is not safe for concurrent use, and only reads the Sets.
 type Scanner struct {
+	// MaxDepth bounds the nesting of the JSON documents it reads as JSON; zero is
+	// jsonraw.DefaultMaxDepth.
+	MaxDepth int
+
 	hits, merged []hit
 	srcHits      []hit           // the hits of the level below the one being searched
 	startHits    []hit           // hits of a decoding that alternativeReadings tries

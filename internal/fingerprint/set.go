@@ -37,6 +37,10 @@ const (
 // their 8-byte windows, never the bytes. It is not safe for concurrent use; a Scanner only
 // reads it.
 type Set struct {
+	// MaxDepth bounds the nesting of the JSON documents whose leaves it is given (AddJSONLeaves,
+	// and documents stringified inside withheld strings); zero is jsonraw.DefaultMaxDepth.
+	MaxDepth int
+
 	table   []uint64 // open addressing, linear probing: fingerprint>>8<<8 | flags, 0 when empty
 	entries int
 	max     int

@@ -15,17 +15,20 @@ import "bytes"
 // It views the arrays it is given without copying them: they must not change while it remembers them
 // (until the next Valid or Reset). The zero value is ready to use.
 type Growing struct {
+	// MaxDepth bounds the nesting Valid accepts, as for ValidDepth.
+	MaxDepth int
+
 	last []byte
 	end  int // last[:end] is last up to and including its last element; 0 when nothing is remembered
 }
 
-// Valid reports what Valid(doc) reports. A non-empty array it validates is remembered, in place of the
-// one before.
+// Valid reports what ValidDepth(doc, g.MaxDepth) reports. A non-empty array it validates is
+// remembered, in place of the one before.
 func (g *Growing) Valid(doc []byte) bool {
-	l := NewLexer(doc, DefaultMaxDepth)
+	l := NewLexer(doc, g.MaxDepth)
 	l.SkipSpace()
 	if l.Peek() != '[' {
-		return Valid(doc)
+		return ValidDepth(doc, g.MaxDepth)
 	}
 	// The byte after the shared part must end the element there, as it ended in the array remembered:
 	// a number is not closed by its last digit ("[1,2]" then "[1,20]").

@@ -76,8 +76,12 @@ func (l *Lexer) skipObject(depth int) Fault {
 
 // Valid reports whether b is exactly one JSON value with optional surrounding whitespace, nested
 // no deeper than DefaultMaxDepth.
-func Valid(b []byte) bool {
-	l := NewLexer(b, DefaultMaxDepth)
+func Valid(b []byte) bool { return ValidDepth(b, DefaultMaxDepth) }
+
+// ValidDepth is Valid for containers nested no deeper than maxDepth (DefaultMaxDepth when it is
+// zero or negative).
+func ValidDepth(b []byte, maxDepth int) bool {
+	l := NewLexer(b, maxDepth)
 	l.SkipSpace()
 	return l.SkipValue(0) == NoFault && l.AtEnd()
 }

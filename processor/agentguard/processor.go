@@ -46,7 +46,7 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 	}
 	g := &guard{
 		cfg:        cfg,
-		registry:   agentspan.NewRegistry(cfg.Conventions),
+		registry:   agentspan.NewRegistry(cfg.Conventions, 0), // JSON read to the lexer's default depth, as the digests read it
 		normaliser: digest.New(cfg.VolatileFields, digest.Limits{}),
 		runs:       newRuns(cfg, policyOf(cfg)),
 		telemetry:  tb,

@@ -20,7 +20,7 @@ import (
 // It is pure and runs outside the lock.
 func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scratch) progress.Step {
 	attrs := span.Attributes()
-	result, readable := agentspan.Result(v, attrs)
+	result, readable := g.registry.Result(v, attrs)
 	args, argsReadable := agentspan.Args(v, attrs)
 	s := progress.Step{
 		Tool:      v.Tool,

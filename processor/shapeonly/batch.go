@@ -84,7 +84,7 @@ type record struct {
 	// argsKey and resultKey hold a tool call's arguments and result; unwrap, when set, opens the
 	// convention's envelope around the result.
 	argsKey, resultKey string
-	unwrap             func([]byte) (agentspan.Envelope, bool)
+	unwrap             func([]byte, int) (agentspan.Envelope, bool)
 	// isTool: a tool call; classed: it carries a shaped data class; dc: its data is withheld whole.
 	isTool, classed, dc bool
 	// wrec..wlast are its records in the withholder, its events' after its own (-1: not read there);
@@ -104,6 +104,7 @@ func newBatch(p *shapeOnly) *batch {
 		noBody:     pcommon.NewValueEmpty(),
 	}
 	b.w.Taint = p.cfg.TaintOutputs
+	b.scanner.MaxDepth = p.cfg.MaxDepth
 	b.values.b = b
 	b.values.remembered = map[rememberedText]struct{}{}
 	b.values.shaped = map[textKey]shapedValue{}
@@ -356,7 +357,7 @@ func (b *batch) shapeWhole(r *record, owner int32) {
 		case located && k == r.argsKey:
 			remember = agentspan.RememberJSON
 		case located && k == r.resultKey && r.unwrap != nil && v.Type() == pcommon.ValueTypeStr:
-			if e, ok := r.unwrap(jsonraw.StringBytes(v.Str())); ok {
+			if e, ok := r.unwrap(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
 				// The result inside its envelope: the envelope's ids and names are not the data.
 				b.values.rememberText(owner, e.Result, agentspan.RememberAll)
 				b.values.rememberText(owner, e.Artifact, agentspan.RememberAll)

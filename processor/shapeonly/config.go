@@ -46,6 +46,8 @@ type Config struct {
 	// transcript.
 	TaintOutputs bool `mapstructure:"taint_outputs"`
 	// MaxValueBytes and MaxDepth bound the JSON a value may hold; past them the value is withheld whole.
+	// MaxDepth is the one nesting limit of all JSON shapeonly reads: values, transcripts (one nested
+	// deeper cannot be read, and is withheld whole), what is remembered of them and what is searched.
 	MaxValueBytes int `mapstructure:"max_value_bytes"`
 	MaxDepth      int `mapstructure:"max_depth"`
 	// MaxTraces and MemoryTTL bound what is remembered across batches: per trace and per run, its
@@ -77,8 +79,8 @@ func createDefaultConfig() *Config {
 		ShapedClasses:           []string{"customer"},
 		Tools:                   map[string]string{},
 		KeptKeys:                countsonly.DefaultKeptKeys(),
-		MaxValueBytes:           4 << 20,
-		MaxDepth:                64,
+		MaxValueBytes:           countsonly.DefaultMaxBytes,
+		MaxDepth:                countsonly.DefaultMaxDepth,
 		MaxTraces:               100_000,
 		MemoryTTL:               time.Hour,
 		MaxFingerprints:         4_000_000,

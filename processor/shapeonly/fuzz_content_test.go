@@ -535,7 +535,7 @@ type contentRules struct {
 
 func newContentRules() *contentRules {
 	cfg := createDefaultConfig()
-	reg := agentspan.NewRegistry(nil)
+	reg := agentspan.NewRegistry(nil, 0)
 	set := func(lists ...[]string) map[string]bool {
 		m := map[string]bool{}
 		for _, l := range lists {
@@ -568,7 +568,7 @@ func (r *contentRules) withheldLeaves(t *testing.T, first ptrace.Traces, values 
 			continue
 		}
 		found = true
-		view := agentspan.NewRegistry(nil).Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: span.Name(),
+		view := agentspan.NewRegistry(nil, 0).Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: span.Name(),
 			Attrs: span.Attributes(), Root: span.ParentSpanID().IsEmpty()})
 		if view.ArgsKey != "" || view.ResultKey != "" {
 			r.callLeaves(view, span.Attributes(), &leaves)
@@ -611,7 +611,7 @@ func (r *contentRules) callLeaves(view agentspan.View, attrs pcommon.Map, leaves
 		return
 	}
 	if view.Convention != nil && view.Convention.Unwrap != nil && v.Type() == pcommon.ValueTypeStr {
-		if e, unwrapped := view.Convention.Unwrap([]byte(v.Str())); unwrapped {
+		if e, unwrapped := view.Convention.Unwrap([]byte(v.Str()), 0); unwrapped {
 			for _, inner := range [][]byte{e.Result, e.Artifact} {
 				if len(inner) > 0 {
 					r.textLeaves(string(inner), false, leaves)

@@ -29,7 +29,7 @@ type memory struct {
 	overFingerprints int
 	// fingerprints counts the entries held across every scope; past maxFingerprints the oldest
 	// scopes are forgotten.
-	fingerprints, maxFingerprints, perScope int
+	fingerprints, maxFingerprints int
 	// inflight counts the batches between begin and end. retired are scopes with fingerprints
 	// forgotten since no batch was in flight: a batch in flight may still be searching their sets, so
 	// only once none is do the sets' buffers go to the next sets built (fingerprint.Set.Release).
@@ -81,7 +81,6 @@ func newMemory(cfg *Config) *memory {
 		runs:            recent.New[*scope](cfg.MaxTraces, cfg.MemoryTTL),
 		tools:           recent.New[struct{}](cfg.MaxTraces, cfg.MemoryTTL),
 		maxFingerprints: cfg.MaxFingerprints,
-		perScope:        cfg.MaxFingerprintsPerTrace,
 	}
 	forget := func(_ string, s *scope, _ bool) {
 		m.fingerprints -= s.counted
@@ -260,10 +259,10 @@ func (s *scope) shaped() bool {
 // add remembers withheld leaves, those of a JSON document (kept says which keys keep their values;
 // l, when complete, is what shaping listed of them) or text as one leaf, as key says. They are
 // searched for once the scope is built.
-func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bool, l listing) {
+func (s *scope) add(bounds setBounds, key textKey, text []byte, kept func([]byte) bool, l listing) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	set := s.writable(perScope)
+	set := s.writable(bounds)
 	if set == nil {
 		return
 	}
@@ -287,10 +286,10 @@ func (s *scope) add(perScope int, key textKey, text []byte, kept func([]byte) bo
 
 // addLeaves remembers withheld texts, each as one leaf. A leaf is short, and adding one again adds
 // nothing, so they are not noted in added.
-func (s *scope) addLeaves(perScope int, leaves [][]byte) {
+func (s *scope) addLeaves(bounds setBounds, leaves [][]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if set := s.writable(perScope); set != nil {
+	if set := s.writable(bounds); set != nil {
 		s.saturated = set.AddLeaves(leaves)
 	}
 }
@@ -306,15 +305,20 @@ func (s *scope) build() int {
 	return s.set.Build()
 }
 
+// setBounds are what a scope's fingerprint set is made with: the fingerprints it may hold
+// (max_fingerprints_per_trace), and how deep the JSON whose leaves it is given may nest (max_depth).
+type setBounds struct{ fingerprints, depth int }
+
 // writable marks the scope data-class and returns its set, created on first use, or nil once the set
 // is full; the caller holds mu.
-func (s *scope) writable(perScope int) *fingerprint.Set {
+func (s *scope) writable(bounds setBounds) *fingerprint.Set {
 	s.dataClass = true
 	if s.saturated {
 		return nil
 	}
 	if s.set == nil {
-		s.set = fingerprint.NewSet(perScope)
+		s.set = fingerprint.NewSet(bounds.fingerprints)
+		s.set.MaxDepth = bounds.depth
 	}
 	return s.set
 }

@@ -26,19 +26,19 @@ func TestScopeReadsARepeatOnce(t *testing.T) {
 	}
 	record = append(record[:len(record)-1], "]}"...)
 	asJSON := keyOf(true, record)
-	s.add(1<<16, asJSON, record, nil, listing{})
+	s.add(setBounds{fingerprints: 1 << 16}, asJSON, record, nil, listing{})
 	require.Positive(t, s.build())
 	require.Contains(t, s.added, asJSON)
 	held := s.set.Len()
-	s.add(1<<16, asJSON, record, nil, listing{})
+	s.add(setBounds{fingerprints: 1 << 16}, asJSON, record, nil, listing{})
 	require.Zero(t, s.build())
 	require.Equal(t, held, s.set.Len())
-	s.add(1<<16, keyOf(false, record), record, nil, listing{})
+	s.add(setBounds{fingerprints: 1 << 16}, keyOf(false, record), record, nil, listing{})
 	require.Positive(t, s.build(), "the record as one leaf is another text")
 
 	for i := range 1000 {
 		leaf := fmt.Appendf(nil, "customer note number %d, written out in full", i)
-		s.add(1<<16, keyOf(false, leaf), leaf, nil, listing{})
+		s.add(setBounds{fingerprints: 1 << 16}, keyOf(false, leaf), leaf, nil, listing{})
 		require.LessOrEqual(t, len(s.added), s.set.Len()/fingerprintsPerAddedText)
 	}
 }
@@ -54,7 +54,7 @@ func TestForgottenSetOutlivesTheBatchesInFlight(t *testing.T) {
 	leaf := []byte("Jane Roe-Whitfield, 12 Juniper Hollow, prefers email")
 	remember := func(trace byte) *scope {
 		s, _ := m.scopes(pcommon.TraceID{trace}, "", now, true)
-		s.add(cfg.MaxFingerprintsPerTrace, keyOf(false, leaf), leaf, nil, listing{})
+		s.add(setBounds{fingerprints: cfg.MaxFingerprintsPerTrace}, keyOf(false, leaf), leaf, nil, listing{})
 		m.account(s, s.build())
 		return s
 	}

@@ -40,6 +40,7 @@ type shapeOnly struct {
 	tools         map[string]bool // normalised tool name: data-class or not
 	anyShapedTool bool            // a tool is configured data-class
 	memory        *memory
+	setBounds     setBounds
 	telemetry     *metadata.TelemetryBuilder
 	batches       sync.Pool
 	now           func() time.Time
@@ -53,7 +54,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := agentspan.NewRegistry(cfg.Conventions)
+	reg := agentspan.NewRegistry(cfg.Conventions, cfg.MaxDepth)
 	p := &shapeOnly{
 		id:            set.ID,
 		cfg:           cfg,
@@ -63,6 +64,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		shapedClasses: map[string]bool{},
 		tools:         map[string]bool{},
 		memory:        acquireMemory(set.ID, cfg),
+		setBounds:     setBounds{fingerprints: cfg.MaxFingerprintsPerTrace, depth: cfg.MaxDepth},
 		telemetry:     tb,
 		now:           time.Now,
 	}

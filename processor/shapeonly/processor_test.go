@@ -4,6 +4,7 @@
 package shapeonly
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
+	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadatatest"
 )
 
@@ -240,4 +242,42 @@ func TestFailClosed(t *testing.T) {
 	assert.Equal(t, "[withheld]", attr(out, 0, "gen_ai.tool.call.arguments"))
 	assert.Equal(t, `"[withheld]"`, attr(out, 1, "gen_ai.input.messages"), "an unreadable transcript is withheld whole, as a JSON string")
 	metadatatest.AssertEqualProcessorShapeonlyValuesFailed(t, h.tel, []metricdata.DataPoint[int64]{{Value: 3}}, metricdatatest.IgnoreTimestamp())
+}
+
+// TestMaxDepthGovernsEveryReader: max_depth is the one nesting limit of everything shapeonly reads
+// as JSON. A transcript nested deeper than the lexer's default but within max_depth is read, its
+// data-class result shaped in place and the user's text left; past max_depth it is unreadable and
+// withheld whole.
+func TestMaxDepthGovernsEveryReader(t *testing.T) {
+	nest := func(levels int, inner string) string {
+		return strings.Repeat(`{"wrap":`, levels) + inner + strings.Repeat(`}`, levels)
+	}
+	// The messages sit inside a wrapper, as a framework that nests its state writes them.
+	transcript := func(levels int) string {
+		return `[` + nest(levels, `{"role":"user","parts":[{"type":"text","content":"who is Ada?"}]}`) + `,` +
+			`{"role":"tool","parts":[{"type":"tool_call_response","id":"call_1","response":` + customerResult + `}]}]`
+	}
+	deeper := jsonraw.DefaultMaxDepth + 10
+	for _, c := range []struct {
+		maxDepth, levels int
+		readable         bool
+	}{
+		{maxDepth: deeper + 10, levels: deeper, readable: true},
+		{maxDepth: deeper - 10, levels: deeper, readable: false},
+	} {
+		h := newHarness(t, func(cfg *Config) { cfg.MaxDepth = c.maxDepth })
+		out := h.run(spans(
+			map[string]any{"name": "chat gpt", "gen_ai.operation.name": "chat", "gen_ai.input.messages": transcript(c.levels)},
+			map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer", "gen_ai.tool.call.id": "call_1",
+				"tool.data_class": "customer", "gen_ai.tool.call.result": customerResult},
+		))
+		got := attr(out, 0, "gen_ai.input.messages")
+		assert.NotContains(t, got, "Ada Lovelace", "max_depth %d", c.maxDepth)
+		if c.readable {
+			assert.Contains(t, got, shapedCustomerResult, "max_depth %d: the result is shaped in place", c.maxDepth)
+			assert.Contains(t, got, `"who is Ada?"`, "max_depth %d: the transcript was read, not withheld whole", c.maxDepth)
+		} else {
+			assert.Equal(t, `"[withheld]"`, got, "max_depth %d: deeper than max_depth is unreadable", c.maxDepth)
+		}
+	}
 }

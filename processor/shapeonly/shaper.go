@@ -117,7 +117,7 @@ func (s *valueShaper) rememberKeyed(owner int32, textKey textKey, text []byte, l
 	o := &s.b.owners[owner]
 	for _, sc := range [2]*scope{o.trace, o.run} {
 		if sc != nil {
-			sc.add(s.b.p.cfg.MaxFingerprintsPerTrace, key.text, text, s.b.p.keptKey, l)
+			sc.add(s.b.p.setBounds, key.text, text, s.b.p.keptKey, l)
 		}
 	}
 }
@@ -146,7 +146,7 @@ func (s *valueShaper) flushLeaves(owner int32) {
 	o := &s.b.owners[owner]
 	for _, sc := range [2]*scope{o.trace, o.run} {
 		if sc != nil {
-			sc.addLeaves(s.b.p.cfg.MaxFingerprintsPerTrace, s.leaves)
+			sc.addLeaves(s.b.p.setBounds, s.leaves)
 		}
 	}
 	clear(s.leaves)
