@@ -6,15 +6,17 @@ package countsonly
 import (
 	"errors"
 	"fmt"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // Errors returned by [Shaper.AppendJSON], wrapped with the byte offset at which the problem was
-// found; test with errors.Is.
+// found; test with errors.Is. The lexer's own two are jsonraw's.
 var (
 	// ErrSyntax reports input that is not a single valid JSON value (RFC 8259, UTF-8).
-	ErrSyntax = errors.New("countsonly: invalid JSON")
+	ErrSyntax = jsonraw.ErrSyntax
 	// ErrDepth reports objects and arrays nested deeper than Limits.MaxDepth.
-	ErrDepth = errors.New("countsonly: JSON nested too deeply")
+	ErrDepth = jsonraw.ErrDepth
 	// ErrTooLarge reports input longer than Limits.MaxBytes; the offset is the limit.
 	ErrTooLarge = errors.New("countsonly: JSON document too large")
 )

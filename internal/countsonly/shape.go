@@ -20,13 +20,8 @@ type scanner struct {
 	leaves *Leaves
 }
 
-// fail turns a lexer fault into this package's error, at the cursor's offset.
-func (s *scanner) fail(f jsonraw.Fault) error {
-	if f == jsonraw.FaultDepth {
-		return errAt(ErrDepth, s.Pos())
-	}
-	return errAt(ErrSyntax, s.Pos())
-}
+// fail turns a lexer fault into its error (ErrSyntax or ErrDepth), at the cursor's offset.
+func (s *scanner) fail(f jsonraw.Fault) error { return s.Err(f) }
 
 // shapeValue appends the shaped form of the value at the cursor. keep reports whether the
 // value sits directly under a kept key; depth is the nesting of the container holding it.
