@@ -191,8 +191,8 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 	errs = errors.Join(errs, err)
 	builder.ProcessorAgentguardRunRounds, err = builder.meter.Int64Histogram(
 		"otelcol_processor_agentguard_run_rounds",
-		metric.WithDescription("Model calls per finished run, by agent (gen_ai.agent.name); runs whose model calls agentguard did not see are not recorded. [Development]"),
-		metric.WithUnit("{call}"),
+		metric.WithDescription("Rounds (model calls) per finished run, by agent (gen_ai.agent.name); runs whose model calls agentguard did not see are not recorded. [Development]"),
+		metric.WithUnit("{round}"),
 		metric.WithExplicitBucketBoundaries([]float64{1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50}...),
 	)
 	errs = errors.Join(errs, err)

@@ -71,8 +71,8 @@ func AssertEqualProcessorAgentguardRunDuration(t *testing.T, tt *componenttest.T
 func AssertEqualProcessorAgentguardRunRounds(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.HistogramDataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_agentguard_run_rounds",
-		Description: "Model calls per finished run, by agent (gen_ai.agent.name); runs whose model calls agentguard did not see are not recorded. [Development]",
-		Unit:        "{call}",
+		Description: "Rounds (model calls) per finished run, by agent (gen_ai.agent.name); runs whose model calls agentguard did not see are not recorded. [Development]",
+		Unit:        "{round}",
 		Data: metricdata.Histogram[int64]{
 			Temporality: metricdata.CumulativeTemporality,
 			DataPoints:  dps,
