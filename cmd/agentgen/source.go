@@ -13,8 +13,8 @@ import (
 // one at a time so a long soak never holds more than a batch in memory.
 type source func(base time.Time) (agentgen.Run, error)
 
-// newSource makes run i of a named scenario, or of the seeds in turn, use
-// seed+i: reproducible, yet no two runs of one invocation share a trace id.
+// newSource makes run i of a named scenario, or of the -scenario seeds list in turn,
+// use seed+i: reproducible, yet no two runs of one invocation share a trace id.
 // A mix deals over all scenarios with varied agents and values.
 func newSource(cfg config) (source, error) {
 	opts := agentgen.Options{Convention: cfg.convention, Seed: cfg.seed}

@@ -142,7 +142,7 @@ type contentSeed struct {
 	placements                         []placement
 }
 
-// The seeds cover every convention, every form and every place, with values that need escaping
+// The corpus entries cover every convention, every form and every place, with values that need escaping
 // (quotes, backslashes, control characters, HTML characters, non-ASCII, astral characters, line
 // separators) and one that is itself a JSON document.
 var contentSeeds = []contentSeed{

@@ -347,7 +347,7 @@ func (s *scope) noteAdded(key textKey) {
 // A textKey stands for a text given to a scope, and for how it was given (as JSON leaves or as one
 // leaf), without holding it: its length and a 64-bit hash under a seed drawn when the process starts.
 // Two texts that shared a key would leave the second unremembered; for texts written without knowing
-// the seed, the odds are about 2^-64 a pair of the same length.
+// that seed, the odds are about 2^-64 a pair of the same length.
 type textKey struct {
 	hash uint64
 	n    int

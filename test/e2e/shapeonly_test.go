@@ -46,7 +46,7 @@ func TestShapeonlyThroughTheCollector(t *testing.T) {
 		protocol := []string{"grpc", "http"}[i%2]
 		seed := uint64(100 + i)
 		c.Send(protocol, "-scenario", "support", "-convention", string(conv), "-count", "3", "-seed", strconv.FormatUint(seed, 10))
-		// agentgen gives run i of a scenario the seed seed+i: regenerate them to know their secrets.
+		// agentgen gives run i of a scenario the random seed seed+i: regenerate them to know their secrets.
 		for n := range uint64(3) {
 			run, err := agentgen.Generate("support", agentgen.Options{Convention: conv, Seed: seed + n})
 			require.NoError(t, err)

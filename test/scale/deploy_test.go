@@ -101,7 +101,7 @@ func TestDeployedTiersOverMutualTLS(t *testing.T) {
 	sent := sentSpans(t, t1.Send("grpc", "-scenario", "seeds", "-seed", "2"))
 	got := waitDelivered(t, sent, 30*time.Second, []*collectortest.Collector{t1}, []*collectortest.Collector{tier2},
 		[]*collectortest.Collector{sink})
-	// agentgen gives run i of -scenario seeds the seed seed+i; the support run is the fourth.
+	// agentgen gives run i of -scenario seeds the random seed seed+i; the support run is the fourth.
 	support, err := agentgen.Generate("support", agentgen.Options{Seed: 2 + 3})
 	require.NoError(t, err)
 	assert.Equal(t, sent, got.spans)
