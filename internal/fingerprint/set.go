@@ -104,7 +104,7 @@ func (s *Set) AddLeaves(leaves [][]byte) (full bool) {
 // Build makes what was added since the last Build searchable, and returns how many of its
 // fingerprints are new to the Set. Adds only list their fingerprints: a trace's first results arrive
 // one after another in a batch, and inserting each at once would grow the table and rebuild the
-// prefilter at every one of them. Build inserts them all, growing the table once or twice, and
+// prefilter at every one of them. Build inserts them all, growing the table once at most, and
 // rebuilds the prefilter once. A Set is searched as it was at its last Build.
 func (s *Set) Build() (added int) {
 	s.insertPending()
