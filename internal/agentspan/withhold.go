@@ -254,10 +254,8 @@ func (w *Withholder) validUnread(key unreadKey, b []byte) bool {
 	if w.unread == nil {
 		w.unread = map[unreadKey]jsonraw.Growing{}
 	}
-	g, known := w.unread[key]
-	if !known {
-		g.MaxDepth = w.reg.maxDepth
-	}
+	g := w.unread[key]
+	g.MaxDepth = w.reg.maxDepth
 	ok := g.Valid(b)
 	w.unread[key] = g
 	return ok

@@ -62,12 +62,7 @@ func (s *Shaper) AppendValue(dst, raw, scratch []byte, leaves *Leaves) ([]byte, 
 // IsDocument reports whether text is a JSON document shaping reads structurally: a container
 // (LooksLikeJSON) that is valid JSON within the Shaper's depth limit.
 func (s *Shaper) IsDocument(text []byte) bool {
-	if !LooksLikeJSON(text) {
-		return false
-	}
-	l := jsonraw.NewLexer(text, s.limits.MaxDepth)
-	l.SkipSpace()
-	return l.SkipValue(0) == jsonraw.NoFault && l.AtEnd()
+	return LooksLikeJSON(text) && jsonraw.ValidDepth(text, s.limits.MaxDepth)
 }
 
 // StringHoldsDocument reports whether raw, one JSON value, is a string whose content is a document

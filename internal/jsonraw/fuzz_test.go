@@ -209,8 +209,9 @@ func FuzzGrowing(f *testing.F) {
 	})
 }
 
-// elements, the validating counterpart of EachElement that FuzzEachMatchesValidating holds it to, calls fn with each element of the array arr (which must start with '['), and the element's
-// offset in arr, until fn returns false.
+// elements, the validating counterpart of EachElement that FuzzEachMatchesValidating holds it to,
+// calls fn with each element of the array arr (which must start with '['), and the element's offset
+// in arr, until fn returns false.
 func elements(arr []byte, fn func(elem []byte, start int) bool) error {
 	l, empty, err := openTopLevel(arr, '[')
 	if err != nil || empty {
