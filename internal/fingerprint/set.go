@@ -370,10 +370,17 @@ func (s *Set) noteWindow(entry uint64) { s.noteWindows([]uint64{entry}) }
 
 // noteWindows is noteWindow for the entries of many new windows.
 func (s *Set) noteWindows(entries []uint64) {
+	first := s.windows == 0
 	s.windows += len(entries)
 	if len(s.filter) < maxFilterBytes && 8*len(s.filter) < bitsPerWindow*s.windows {
-		s.filterStale = true
-		return
+		if !first {
+			s.filterStale = true
+			return
+		}
+		// A trace's first Build, the usual one: its windows are all here, and the filter is built from
+		// them rather than from a table two to three times as long.
+		filters.put(s.filter)
+		s.filter = filters.get(filterSize(s.windows))
 	}
 	filter, mask := s.filter, uint64(len(s.filter)-1)
 	for _, e := range entries {
@@ -392,10 +399,7 @@ func (s *Set) syncFilter() {
 
 // growFilter builds the prefilter afresh at the size the windows call for, from the table.
 func (s *Set) growFilter() {
-	size := minFilterBytes
-	for size < maxFilterBytes && 8*size < bitsPerWindow*s.windows {
-		size *= 2
-	}
+	size := filterSize(s.windows)
 	filter, mask := filters.get(size), uint64(size-1)
 	for _, e := range s.table {
 		// Without a branch, which the mix of empty slots, windows and whole-leaf entries would
@@ -405,6 +409,16 @@ func (s *Set) growFilter() {
 	}
 	filters.put(s.filter)
 	s.filter = filter
+}
+
+// filterSize is the length of the filter for windows windows: about bitsPerWindow bits each, within
+// the filter's bounds.
+func filterSize(windows int) int {
+	size := minFilterBytes
+	for size < maxFilterBytes && 8*size < bitsPerWindow*windows {
+		size *= 2
+	}
+	return size
 }
 
 // The filter reads fixed bit ranges of the hash, so the scan loop shifts by constants: the byte

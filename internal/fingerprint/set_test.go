@@ -187,3 +187,26 @@ func TestReleasedBuffersComeBackEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstBuildFilterIsTheTables: the prefilter a Set's first Build makes from the windows it inserts
+// is, bit for bit, the one rebuilt from the table; and after later Builds, which grow it from the
+// table, every window of the table has its bit.
+func TestFirstBuildFilterIsTheTables(t *testing.T) {
+	for _, n := range []int{1, 10, 200, 2000} {
+		leaves := customerLeaves(n)
+		s := setOf(leaves[:n/2+1]...)
+		first := bytes.Clone(s.filter)
+		s.growFilter()
+		if !bytes.Equal(first, s.filter) {
+			t.Errorf("%d leaves: the first Build's prefilter differs from the table's", n/2+1)
+		}
+		s.AddLeaves(leaves[n/2+1:])
+		s.Build()
+		mask := uint64(len(s.filter) - 1)
+		for _, e := range s.table {
+			if h := filterHashOf(e); e&flagWindow != 0 && s.filter[filterByte(h, mask)]&filterBit(h) == 0 {
+				t.Fatalf("%d leaves: a window of the table has no bit in the prefilter", n)
+			}
+		}
+	}
+}
