@@ -87,7 +87,10 @@ type Withholder struct {
 	repeats jsonraw.Repeats
 	// unread are the declared transcripts AddUnread validated last, by owner and attribute: a model
 	// call's transcript is the one before it and a few more messages, and is read only past them.
-	unread map[unreadKey]jsonraw.Growing
+	unread map[transcriptKey]jsonraw.Growing
+	// walked are the declared JSON transcripts Add walked last, by owner and attribute, for the next
+	// one to take the elements they share from (walk_resume.go).
+	walked map[transcriptKey]walkedArray
 
 	// walk state of the document being read; inEvent: it is a per-message event's; walkAll: an
 	// object is being read again, payloads and all (walk_json.go).
@@ -105,10 +108,11 @@ type Withholder struct {
 	outputs []output
 }
 
-// output is a declared output transcript and its value.
+// output is a declared output transcript, its value and its attribute.
 type output struct {
-	v pcommon.Value
-	t Transcript
+	v   pcommon.Value
+	t   Transcript
+	key string
 }
 
 // NewWithholder returns a Withholder reading transcripts as the registry declares them.
@@ -166,6 +170,7 @@ func (w *Withholder) Reset() {
 	w.pending, w.pendingStart = w.pending[:0], 0
 	clear(w.calls)
 	clear(w.unread)
+	clear(w.walked)
 	w.repeats.Reset()
 }
 
@@ -194,11 +199,11 @@ func (w *Withholder) Add(owner int32, s Span, body pcommon.Value) int32 {
 			w.addValue(v)
 		case !r.declared:
 		case t.Output:
-			w.outputs = append(w.outputs, output{v: v, t: t})
+			w.outputs = append(w.outputs, output{v: v, t: t, key: k})
 		case t.MayBeText:
 			w.addValue(v)
 		default:
-			w.addTranscript(v, t)
+			w.addTranscript(owner, k, v, t)
 		}
 		return true
 	})
@@ -207,7 +212,7 @@ func (w *Withholder) Add(owner int32, s Span, body pcommon.Value) int32 {
 		if o.t.MayBeText {
 			w.addValue(o.v)
 		} else {
-			w.addTranscript(o.v, o.t)
+			w.addTranscript(owner, o.key, o.v, o.t)
 		}
 	}
 	w.addFlat(true)
@@ -233,7 +238,7 @@ func (w *Withholder) AddUnread(owner int32, s Span) int32 {
 	s.Attrs.Range(func(k string, v pcommon.Value) bool {
 		r, known := w.reg.reading[k]
 		if t := r.transcript; known && r.declared && !t.Text && !t.MayBeText && v.Type() == pcommon.ValueTypeStr {
-			if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.validUnread(unreadKey{owner, k}, b) {
+			if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.validUnread(transcriptKey{owner, k}, b) {
 				w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
 			}
 		}
@@ -242,17 +247,17 @@ func (w *Withholder) AddUnread(owner int32, s Span) int32 {
 	return w.rec
 }
 
-// unreadKey is a transcript attribute of an owner's records.
-type unreadKey struct {
+// transcriptKey is a transcript attribute of an owner's records.
+type transcriptKey struct {
 	owner int32
 	attr  string
 }
 
 // validUnread validates a transcript AddUnread checks, reading it only past the messages it shares
 // with the one validated before under the same key.
-func (w *Withholder) validUnread(key unreadKey, b []byte) bool {
+func (w *Withholder) validUnread(key transcriptKey, b []byte) bool {
 	if w.unread == nil {
-		w.unread = map[unreadKey]jsonraw.Growing{}
+		w.unread = map[transcriptKey]jsonraw.Growing{}
 	}
 	g := w.unread[key]
 	g.MaxDepth = w.reg.maxDepth
@@ -287,7 +292,7 @@ func (w *Withholder) AddToolCall(owner int32, id, name string, dc bool) {
 // addTranscript reads a declared transcript attribute. A declared JSON transcript that is not a JSON
 // container from its first byte (a BOM, leading space, plain text, invalid JSON) cannot be read and is
 // withheld whole.
-func (w *Withholder) addTranscript(v pcommon.Value, t Transcript) {
+func (w *Withholder) addTranscript(owner int32, attr string, v pcommon.Value, t Transcript) {
 	switch {
 	case t.Text:
 		if w.Taint && v.Type() == pcommon.ValueTypeStr {
@@ -296,7 +301,7 @@ func (w *Withholder) addTranscript(v pcommon.Value, t Transcript) {
 		}
 	case v.Type() == pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
-		if len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.walkJSON(v, b) {
+		if len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.walkTranscript(transcriptKey{owner, attr}, v, b) {
 			w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
 		}
 	default:

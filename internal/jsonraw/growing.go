@@ -30,9 +30,8 @@ func (g *Growing) Valid(doc []byte) bool {
 	if l.Peek() != '[' {
 		return ValidDepth(doc, g.MaxDepth)
 	}
-	// The byte after the shared part must end the element there, as it ended in the array remembered:
-	// a number is not closed by its last digit ("[1,2]" then "[1,20]").
-	if g.end > 0 && len(doc) > g.end && endsElement(doc[g.end]) && bytes.Equal(doc[:g.end], g.last[:g.end]) {
+	// Past the elements it shares with the array validated before, if it shares some.
+	if SharesElements(g.last, g.end, doc) {
 		l.pos = g.end
 	} else {
 		g.Reset()
@@ -66,6 +65,15 @@ func (g *Growing) Valid(doc []byte) bool {
 	}
 	g.last, g.end = doc, end
 	return true
+}
+
+// SharesElements reports whether doc begins with the elements of the array prev up to end, where one of
+// them ends (as a pass over prev found it), and goes on as an array goes on after an element: those
+// elements are doc's too, and a pass over doc may take what it found in them from the pass over prev.
+// A byte after the shared part that cannot follow an element would extend the last one: a number is
+// not closed by its last digit ("[1,2]" then "[1,20]").
+func SharesElements(prev []byte, end int, doc []byte) bool {
+	return end > 0 && len(doc) > end && endsElement(doc[end]) && bytes.Equal(doc[:end], prev[:end])
 }
 
 // endsElement reports whether c can follow an array's element: a comma, the closing bracket or space.

@@ -48,6 +48,10 @@ func (l *Lexer) Deepest() int { return l.deepest }
 // Pos is the cursor: the offset of the next byte to scan, or of the offending byte after a failure.
 func (l *Lexer) Pos() int { return l.pos }
 
+// Seek moves the cursor to pos, where the caller knows a value of src ends: an element of a container
+// whose bytes up to there an earlier pass read, as a walk of a growing document resumes.
+func (l *Lexer) Seek(pos int) { l.pos = pos }
+
 // Peek returns the byte at the cursor, or 0 (never valid JSON where a token is expected) at the end.
 func (l *Lexer) Peek() byte {
 	if l.pos < len(l.src) {

@@ -1,0 +1,122 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentspan
+
+import (
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// A model call's transcript is the one before it and a few more messages: the earlier call's array
+// under the same attribute of the same trace, its closing bracket replaced by more elements. What the
+// walk of the earlier array recorded for the elements they share is what a walk of the later one
+// would record for them again: the same bytes at the same offsets, read from the same state, since a
+// document's walk starts afresh and what an element records depends only on the elements before it.
+// So the later array takes the calls, results and texts of the shared elements from the earlier one,
+// and is walked only past them: each model call's transcript costs its new messages, not the whole
+// run so far. The rule is in docs/design.md, section 4.
+
+// walkedArray is a transcript array walked whole, up to where its last element ends.
+type walkedArray struct {
+	raw []byte
+	// end is the offset past its last element (0: it had none); items is where its records begin,
+	// and at the walk's state at end.
+	end   int
+	items int
+	at    mark
+}
+
+// walkTranscript is walkJSON for a declared transcript, resuming past the elements it shares with the
+// one walked last under key.
+func (w *Withholder) walkTranscript(key transcriptKey, v pcommon.Value, b []byte) bool {
+	if w.walked == nil {
+		w.walked = map[transcriptKey]walkedArray{}
+	}
+	prev := w.walked[key]
+	l := jsonraw.NewLexer(b, w.reg.maxDepth)
+	m := w.mark()
+	docs := len(w.docs)
+	w.beginDoc(v, b)
+	walked := walkedArray{raw: b, items: len(w.items)}
+	var ok bool
+	switch {
+	case jsonraw.SharesElements(prev.raw, prev.end, b):
+		w.takeShared(prev)
+		walked.end, walked.at = prev.end, w.mark()
+		l.Seek(prev.end)
+		ok = w.lexElements(&l, &walked)
+	case b[0] == '[':
+		var empty bool
+		var f jsonraw.Fault
+		if empty, f = l.Open(1); f == jsonraw.NoFault {
+			ok = empty || w.lexElement(&l, &walked) && w.lexElements(&l, &walked)
+		}
+	default:
+		ok = w.lexValue(&l, 0, inNone)
+	}
+	if !ok || !l.AtEnd() {
+		w.rollback(m)
+		w.docs = w.docs[:docs]
+		return false
+	}
+	if walked.end > 0 {
+		w.walked[key] = walked
+	}
+	return true
+}
+
+// lexElement reads one element of a top-level array and notes the walk's state past it.
+func (w *Withholder) lexElement(l *jsonraw.Lexer, walked *walkedArray) bool {
+	if !w.lexValue(l, 1, inNone) {
+		return false
+	}
+	walked.end, walked.at = l.Pos(), w.mark()
+	return true
+}
+
+// lexElements reads the rest of a top-level array, from past an element to its closing bracket.
+func (w *Withholder) lexElements(l *jsonraw.Lexer, walked *walkedArray) bool {
+	for {
+		more, ok := l.More(']')
+		if !ok {
+			return false
+		}
+		if !more {
+			return true
+		}
+		if !w.lexElement(l, walked) {
+			return false
+		}
+	}
+}
+
+// takeShared records again, for the document being walked, what the walk of prev recorded up to its
+// last element: its items, their payloads, the candidates of its anonymous results (items, so
+// renumbered), and the calls a result after them may answer; and it restores the walk's state there.
+// Payload nodes keep the earlier array's bytes, which are the same at the same offsets, and ids and
+// names their place in the arena.
+func (w *Withholder) takeShared(prev walkedArray) {
+	shift := int32(len(w.items) - prev.items)
+	for i := prev.items; i < prev.at.items; i++ {
+		it := w.items[i]
+		it.rec, it.doc = w.rec, w.doc
+		first := len(w.nodes)
+		w.nodes = append(w.nodes, w.nodes[it.first:it.first+it.n]...)
+		it.first = int32(first)
+		if it.nc > 0 {
+			cand := len(w.cands)
+			for _, c := range w.cands[it.cand : it.cand+it.nc] {
+				w.cands = append(w.cands, c+shift)
+			}
+			it.cand = int32(cand)
+		}
+		w.items = append(w.items, it)
+	}
+	// The document's calls begin past every call before it (beginDoc), and these are the first.
+	for _, c := range w.pending[prev.at.pendingStart:prev.at.pending] {
+		w.pending = append(w.pending, c+shift)
+	}
+	w.turn, w.pendingTurn = prev.at.turn, prev.at.pendingTurn
+}
