@@ -23,14 +23,15 @@ const (
 	flagBits   = 0xff
 )
 
-// Filter bounds: the prefilter sets one bit per window in at least bitsPerWindow bits, so a few
-// offsets in a thousand of unrelated text pass it and pay for a table lookup. It grows from
-// minFilterBytes to maxFilterBytes; a Set of 1,000 typical leaves reaches the maximum, and past
-// about 4,000 windows it passes more offsets.
+// Filter bounds: the prefilter sets one bit per window in at least bitsPerWindow bits, so fewer than
+// eight offsets in a thousand of unrelated text pass it and pay for a table lookup. It grows from
+// minFilterBytes to maxFilterBytes, and past about 8,000 windows passes more offsets. At 256 bits a
+// window the search was 3 to 8 % faster, but every new trace cleared and filled a prefilter twice the
+// size, and shapeonly on a batch of new traces was 5 % slower (docs/benchmarks.md).
 const (
 	minFilterBytes = 64
 	maxFilterBytes = 128 << 10
-	bitsPerWindow  = 256
+	bitsPerWindow  = 128
 )
 
 // Set holds the fingerprints of the withheld leaves of one trace or one run: keyed hashes of
