@@ -23,7 +23,7 @@ func (w *Withholder) visitOTLP(v pcommon.Value, ctx context) {
 		if jsonraw.IsContainer(b) {
 			// A document of its own, inside this one: this one's walk resumes where it was.
 			doc, role, m := w.doc, w.role, w.mark()
-			w.walkJSON(v, b)
+			w.walkJSON(v, b, walkedArray{})
 			w.doc, w.role = doc, role
 			w.pending, w.pendingStart, w.turn, w.pendingTurn = w.pending[:m.pending], m.pendingStart, m.turn, m.pendingTurn
 		}

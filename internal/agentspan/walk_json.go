@@ -33,19 +33,34 @@ func (w *Withholder) rollback(m mark) {
 	w.turn, w.pendingTurn = m.turn, m.pendingTurn
 }
 
-// walkJSON reads a JSON document; false when it is not valid JSON (nothing of it is then recorded).
-func (w *Withholder) walkJSON(v pcommon.Value, b []byte) bool {
+// walkJSON reads a JSON document; false when it is not valid JSON (nothing of it is then recorded). A
+// top-level array is read element by element, and past the elements it shares with prev, an array
+// walked before (walk_resume.go; the zero prev shares none); walked is where it ended.
+func (w *Withholder) walkJSON(v pcommon.Value, b []byte, prev walkedArray) (walked walkedArray, ok bool) {
 	l := jsonraw.NewLexer(b, w.reg.maxDepth)
 	l.SkipSpace()
 	m := w.mark()
 	docs := len(w.docs)
 	w.beginDoc(v, b)
-	if !w.lexValue(&l, 0, inNone) || !l.AtEnd() {
+	walked = walkedArray{raw: b, items: len(w.items)}
+	switch {
+	case jsonraw.SharesElements(prev.raw, prev.end, b):
+		w.takeShared(prev)
+		walked.end, walked.at = prev.end, w.mark()
+		l.Seek(prev.end)
+		ok = w.lexElements(&l, &walked)
+	case l.Peek() == '[':
+		empty, f := l.Open(1)
+		ok = f == jsonraw.NoFault && (empty || w.lexElement(&l, &walked) && w.lexElements(&l, &walked))
+	default:
+		ok = w.lexValue(&l, 0, inNone)
+	}
+	if !ok || !l.AtEnd() {
 		w.rollback(m)
 		w.docs = w.docs[:docs]
-		return false
+		return walkedArray{}, false
 	}
-	return true
+	return walked, true
 }
 
 // lexValue reads the value at the cursor; depth is the nesting of the container holding it.

@@ -29,42 +29,16 @@ type walkedArray struct {
 }
 
 // walkTranscript is walkJSON for a declared transcript, resuming past the elements it shares with the
-// one walked last under key.
+// array walked last under key.
 func (w *Withholder) walkTranscript(key transcriptKey, v pcommon.Value, b []byte) bool {
 	if w.walked == nil {
 		w.walked = map[transcriptKey]walkedArray{}
 	}
-	prev := w.walked[key]
-	l := jsonraw.NewLexer(b, w.reg.maxDepth)
-	m := w.mark()
-	docs := len(w.docs)
-	w.beginDoc(v, b)
-	walked := walkedArray{raw: b, items: len(w.items)}
-	var ok bool
-	switch {
-	case jsonraw.SharesElements(prev.raw, prev.end, b):
-		w.takeShared(prev)
-		walked.end, walked.at = prev.end, w.mark()
-		l.Seek(prev.end)
-		ok = w.lexElements(&l, &walked)
-	case b[0] == '[':
-		var empty bool
-		var f jsonraw.Fault
-		if empty, f = l.Open(1); f == jsonraw.NoFault {
-			ok = empty || w.lexElement(&l, &walked) && w.lexElements(&l, &walked)
-		}
-	default:
-		ok = w.lexValue(&l, 0, inNone)
-	}
-	if !ok || !l.AtEnd() {
-		w.rollback(m)
-		w.docs = w.docs[:docs]
-		return false
-	}
-	if walked.end > 0 {
+	walked, ok := w.walkJSON(v, b, w.walked[key])
+	if ok && walked.end > 0 {
 		w.walked[key] = walked
 	}
-	return true
+	return ok
 }
 
 // lexElement reads one element of a top-level array and notes the walk's state past it.

@@ -315,7 +315,7 @@ func (w *Withholder) addValue(v pcommon.Value) {
 	case pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
 		if i := jsonraw.SkipSpace(b, 0); i < len(b) && (b[i] == '{' || b[i] == '[') {
-			w.walkJSON(v, b)
+			w.walkJSON(v, b, walkedArray{})
 		}
 	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
 		w.beginDoc(v, nil)
