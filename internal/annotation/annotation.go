@@ -25,7 +25,9 @@ const (
 	// Judged is false on a step whose result no convention could read: agentguard did not judge it,
 	// and writes no Progress, Signals or Barren on it (written only when false).
 	Judged = "agentguard.judged"
-	// Run names the run the span belongs to: its run or session id, or its trace id.
+	// Run names the run: its run attribute, else a run or session id, else its trace id. It is on the
+	// root span that ends a run and in its stuck events, and on every step and model call of a run named
+	// by a run attribute (which spans traces); a run that is its trace is found by its trace id.
 	Run = "agentguard.run"
 )
 

@@ -14,12 +14,15 @@ import (
 
 // annotateStep writes the verdict on a tool span; the step where a run becomes stuck also gets one
 // agentguard.stuck event, so a count connector can turn episodes into a pipeline metric. An unjudged
-// step says only that.
-func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string) {
+// step says only that. The span is named with its run only when its trace does not say which run it
+// is (nameRun); the event always is.
+func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string, nameRun bool) {
 	attrs := span.Attributes()
 	attrs.EnsureCapacity(attrs.Len() + 7)
 	attrs.PutInt(annotation.Step, int64(v.Step))
-	attrs.PutStr(annotation.Run, run)
+	if nameRun {
+		attrs.PutStr(annotation.Run, run)
+	}
 	if v.Unjudged {
 		attrs.PutBool(annotation.Judged, false)
 		return
@@ -44,14 +47,17 @@ func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string) {
 	}
 }
 
-// annotateModel writes what a model call's reply was.
-func annotateModel(span ptrace.Span, v progress.ModelVerdict, c progress.ModelCall, run string) {
+// annotateModel writes what a model call's reply was, and names its run when its trace does not say
+// which run it is (nameRun).
+func annotateModel(span ptrace.Span, v progress.ModelVerdict, c progress.ModelCall, run string, nameRun bool) {
 	attrs := span.Attributes()
 	// One growth for all of them: each Put past the capacity would copy every attribute again.
 	attrs.EnsureCapacity(attrs.Len() + 5)
 	attrs.PutInt(annotation.Round, int64(v.Round))
 	attrs.PutStr(annotation.Finish, finishNames[c.Finish])
-	attrs.PutStr(annotation.Run, run)
+	if nameRun {
+		attrs.PutStr(annotation.Run, run)
+	}
 	if v.Empty {
 		attrs.PutBool(annotation.Empty, true)
 	}

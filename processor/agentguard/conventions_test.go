@@ -92,21 +92,24 @@ func TestUnknownConventionIsNeverJudged(t *testing.T) {
 }
 
 // TestDeclaredConventionIsJudged: the same run, with the SDK's attributes declared in configuration,
-// is judged and found stuck; the run is named by the declared run id.
+// is judged and found stuck; the run is named by the declared run id, where it is named: on its stuck
+// event and its root span (its steps are found by their trace).
 func TestDeclaredConventionIsJudged(t *testing.T) {
 	cfg := seedConfig()
 	cfg.Conventions = []agentspan.Declared{mysdk}
 	h := newHarness(t, cfg)
 	out := h.run(mysdkRun())
 	assert.Equal(t, map[string][]string{pcommon.TraceID{9, 9, 9}.String(): {"no_progress"}}, stuckEvents(out))
+	steps := 0
 	for _, span := range walk.Spans(out) {
 		if _, ok := span.Attributes().Get(annotation.Step); ok {
-			run, _ := span.Attributes().Get(annotation.Run)
-			assert.Equal(t, "sess-42", run.Str())
+			steps++
 			_, unjudged := span.Attributes().Get(annotation.Judged)
 			assert.False(t, unjudged)
 		}
 	}
+	assert.Equal(t, 6, steps)
+	assert.Equal(t, map[string]int{"root": 1, "event": 1}, runNames(out, "sess-42"))
 }
 
 // TestDeclaredConventionsAreValidated: a declaration is checked at start, every field named.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
+	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -70,6 +71,35 @@ func stuckEvents(td ptrace.Traces) map[string][]string {
 			if e.Name() == annotation.StuckEvent {
 				r, _ := e.Attributes().Get(annotation.EventReason)
 				out[span.TraceID().String()] = append(out[span.TraceID().String()], r.Str())
+			}
+		}
+	}
+	return out
+}
+
+// runNames counts where the run name appears, as agentguard.run on spans ("root", "step", "model") and
+// in stuck events ("event"); a different name fails the count with its own key.
+func runNames(td ptrace.Traces, name string) map[string]int {
+	out := map[string]int{}
+	where := func(kind string, attrs pcommon.Map) {
+		if v, ok := attrs.Get(annotation.Run); ok {
+			if v.Str() != name {
+				kind = "other name " + v.Str()
+			}
+			out[kind]++
+		}
+	}
+	for _, span := range walk.Spans(td) {
+		kind := "root"
+		if _, ok := span.Attributes().Get(annotation.Step); ok {
+			kind = "step"
+		} else if _, ok := span.Attributes().Get(annotation.Round); ok {
+			kind = "model"
+		}
+		where(kind, span.Attributes())
+		for i := 0; i < span.Events().Len(); i++ {
+			if e := span.Events().At(i); e.Name() == annotation.StuckEvent {
+				where("event", e.Attributes())
 			}
 		}
 	}

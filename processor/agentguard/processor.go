@@ -168,14 +168,17 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 
 	var t tally
 	for _, rb := range batch {
+		// A run that is its trace is found by its trace id: its steps and model calls do not repeat its
+		// name (docs/design.md, section 8). A run named by an attribute spans traces, so each says it.
+		nameRun := rb.key.attr != ""
 		for i := range rb.events {
 			e := &rb.events[i]
 			if e.model {
-				annotateModel(e.span, e.judgment, e.call, rb.name)
+				annotateModel(e.span, e.judgment, e.call, rb.name, nameRun)
 				t.model(rb.label, e.call, e.judgment)
 				continue
 			}
-			annotateStep(e.span, e.verdict, rb.label, rb.name)
+			annotateStep(e.span, e.verdict, rb.label, rb.name, nameRun)
 			t.step(rb.label, e.tool, e.step, e.verdict)
 		}
 		if rb.ended {

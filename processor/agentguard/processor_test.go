@@ -168,6 +168,52 @@ func TestRunAttributesGroupTraces(t *testing.T) {
 	assert.True(t, stuckIn(cfg), "grouped by conversation, the docs agent is stuck")
 }
 
+// Where the run is named: a run that is its trace is named on its root span and its stuck events, and
+// its steps and model calls are found by their trace id; a run named by a run attribute spans traces,
+// so every step and model call of it says which run it is.
+func TestRunNameIsWrittenWhereTheTraceDoesNotSayIt(t *testing.T) {
+	run := generate(t, "docs", 4)
+	h := newHarness(t, seedConfig())
+	out := h.run(run.Traces)
+	require.NotEmpty(t, stuckEvents(out))
+	var root ptrace.Span
+	for _, span := range walk.Spans(out) {
+		if span.ParentSpanID().IsEmpty() {
+			root = span
+		}
+	}
+	name, ok := root.Attributes().Get(annotation.Run)
+	require.True(t, ok, "the root span names the run")
+	names := runNames(out, name.Str())
+	assert.Equal(t, 1, names["root"])
+	assert.Equal(t, len(stuckEvents(out)[root.TraceID().String()]), names["event"])
+	assert.Zero(t, names["step"]+names["model"], "the trace names the run of its steps and model calls: %v", names)
+
+	run = generate(t, "docs", 4)
+	steps, models := 0, 0
+	for _, span := range walk.Spans(run.Traces) {
+		span.Attributes().PutStr("gen_ai.conversation.id", "conv-1")
+	}
+	cfg := seedConfig()
+	cfg.RunAttributes = []string{"gen_ai.conversation.id"}
+	out = newHarness(t, cfg).run(run.Traces)
+	for _, span := range walk.Spans(out) {
+		if _, ok := span.Attributes().Get(annotation.Step); ok {
+			steps++
+		}
+		if _, ok := span.Attributes().Get(annotation.Round); ok {
+			models++
+		}
+	}
+	require.NotZero(t, steps)
+	require.NotZero(t, models)
+	names = runNames(out, "conv-1")
+	assert.Equal(t, steps, names["step"])
+	assert.Equal(t, models, names["model"])
+	assert.NotZero(t, names["event"])
+	assert.Len(t, names, 3, "only steps, model calls and events name a run that spans traces: %v", names)
+}
+
 func TestAgentLabelsAreCapped(t *testing.T) {
 	cfg := seedConfig()
 	cfg.MaxAgentNames = 1
