@@ -14,7 +14,9 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/processor/processortest"
 
+	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
 
@@ -123,4 +125,37 @@ func oneTraceBatch(p *shapeOnly) (*batch, int32) {
 	bt := newBatch(p)
 	bt.start(time.Now())
 	return bt, bt.ownerOf(pcommon.TraceID{1, 2, 3}, "")
+}
+
+// BenchmarkNameSearch is the search a trace that names no data-class tool is checked with (unread.go),
+// over every string attribute of 200 of agentgen's mixed runs, each searched whole for find_customer (a
+// transcript is not passed over where it repeats the one before it, as in a batch). found/op counts the
+// strings that may name it: the support runs' calls, and any escape.
+func BenchmarkNameSearch(b *testing.B) {
+	var texts [][]byte
+	size := 0
+	for _, run := range agentgen.Mix(200, agentgen.Options{Seed: 3}) {
+		for _, span := range walk.Spans(run.Traces) {
+			span.Attributes().Range(func(_ string, v pcommon.Value) bool {
+				if v.Type() == pcommon.ValueTypeStr {
+					texts = append(texts, []byte(v.Str()))
+					size += len(v.Str())
+				}
+				return true
+			})
+		}
+	}
+	var n nameSearch
+	n.reset([]string{customerTool})
+	b.SetBytes(int64(size))
+	found := 0
+	for b.Loop() {
+		found = 0
+		for _, text := range texts {
+			if n.text(text) {
+				found++
+			}
+		}
+	}
+	b.ReportMetric(float64(found), "found/op")
 }
