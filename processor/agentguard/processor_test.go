@@ -190,13 +190,13 @@ func TestRunNameIsWrittenWhereTheTraceDoesNotSayIt(t *testing.T) {
 	assert.Zero(t, names["step"]+names["model"], "the trace names the run of its steps and model calls: %v", names)
 
 	run = generate(t, "docs", 4)
-	steps, models := 0, 0
 	for _, span := range walk.Spans(run.Traces) {
 		span.Attributes().PutStr("gen_ai.conversation.id", "conv-1")
 	}
 	cfg := seedConfig()
 	cfg.RunAttributes = []string{"gen_ai.conversation.id"}
 	out = newHarness(t, cfg).run(run.Traces)
+	steps, models := 0, 0
 	for _, span := range walk.Spans(out) {
 		if _, ok := span.Attributes().Get(annotation.Step); ok {
 			steps++

@@ -149,10 +149,16 @@ func startTier1(t *testing.T, name string, addrs []string, env map[string]string
 // agentgen runs cmd/agentgen against a gRPC endpoint and returns the number of spans it sent.
 func agentgenSend(t testing.TB, endpoint string, args ...string) int {
 	t.Helper()
-	all := append([]string{"-protocol", "grpc", "-endpoint", endpoint}, args...)
-	out, err := exec.Command(collectortest.Agentgen(t), all...).CombinedOutput()
-	require.NoError(t, err, "agentgen %s: %s", strings.Join(all, " "), out)
+	cmd := agentgenCommand(t, endpoint, args...)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s: %s", strings.Join(cmd.Args, " "), out)
 	return sentSpans(t, string(out))
+}
+
+// agentgenCommand is agentgen sending to endpoint over OTLP/gRPC.
+func agentgenCommand(t testing.TB, endpoint string, args ...string) *exec.Cmd {
+	t.Helper()
+	return exec.Command(collectortest.Agentgen(t), append([]string{"-protocol", "grpc", "-endpoint", endpoint}, args...)...)
 }
 
 var summaryRE = regexp.MustCompile(`agentgen: (\d+) runs, (\d+) spans`)

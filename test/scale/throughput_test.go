@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -97,8 +98,7 @@ func measure(t *testing.T, c, sink *collectortest.Collector, runs int, seed uint
 	require.NoError(t, err)
 	cpu := procCPU(t, c.PID())
 	start := time.Now()
-	spans := agentgenSend(t, c.GRPC, "-scenario", "mix", "-count", strconv.Itoa(runs), "-seed", strconv.FormatUint(seed, 10),
-		"-rate", "0", "-batch", "10")
+	spans := agentgenSend(t, c.GRPC, mixArgs(runs, seed)...)
 	want := before.accepted + float64(spans)
 	var atSink flow
 	waiting := time.Now()
@@ -124,6 +124,12 @@ func measure(t *testing.T, c, sink *collectortest.Collector, runs int, seed uint
 	tr := trial{spans: spans, elapsed: time.Since(start), cpu: procCPU(t, c.PID()) - cpu}
 	assert.Equal(t, want, atSink.accepted, "the sink received every span, once")
 	return tr
+}
+
+// mixArgs are agentgen's arguments for runs mixed runs from seed, sent as fast as they are taken, ten
+// runs a request.
+func mixArgs(runs int, seed uint64) []string {
+	return []string{"-scenario", "mix", "-count", strconv.Itoa(runs), "-seed", strconv.FormatUint(seed, 10), "-rate", "0", "-batch", "10"}
 }
 
 // measureEvery is how often a trial reads the sink: often, as the reading ends the trial's clock.
@@ -212,22 +218,23 @@ func sideBySide(t *testing.T, ours, pass, sink *collectortest.Collector, runs in
 	for i, c := range collectors {
 		cpu[i] = procCPU(t, c.PID())
 	}
-	start := time.Now()
 	var (
+		cmds [2]*exec.Cmd
 		outs [2][]byte
 		errs [2]error
 		wg   sync.WaitGroup
 	)
 	for i, c := range collectors {
-		wg.Go(func() {
-			outs[i], errs[i] = exec.Command(collectortest.Agentgen(t), "-protocol", "grpc", "-endpoint", c.GRPC,
-				"-scenario", "mix", "-count", strconv.Itoa(runs), "-seed", strconv.FormatUint(seed, 10), "-rate", "0", "-batch", "10").CombinedOutput()
-		})
+		cmds[i] = agentgenCommand(t, c.GRPC, mixArgs(runs, seed)...)
+	}
+	start := time.Now()
+	for i, cmd := range cmds {
+		wg.Go(func() { outs[i], errs[i] = cmd.CombinedOutput() })
 	}
 	wg.Wait()
 	var trials [2]trial
-	for i := range collectors {
-		require.NoError(t, errs[i], "agentgen: %s", outs[i])
+	for i, cmd := range cmds {
+		require.NoError(t, errs[i], "%s: %s", strings.Join(cmd.Args, " "), outs[i])
 		trials[i].spans = sentSpans(t, string(outs[i]))
 	}
 	require.Equal(t, trials[0].spans, trials[1].spans, "the same runs went to both")
