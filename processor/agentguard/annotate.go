@@ -6,6 +6,7 @@ package agentguard
 import (
 	"math"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/annotation"
@@ -18,7 +19,11 @@ import (
 // is (nameRun); the event always is.
 func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string, nameRun bool) {
 	attrs := span.Attributes()
-	attrs.EnsureCapacity(attrs.Len() + 7)
+	n := 2 // step, and judged or progress
+	if !v.Unjudged {
+		n += 2 + count(v.WaitExempt) + count(v.Stuck != progress.ReasonNone)
+	}
+	reserve(attrs, n+count(nameRun))
 	attrs.PutInt(annotation.Step, int64(v.Step))
 	if nameRun {
 		attrs.PutStr(annotation.Run, run)
@@ -51,8 +56,7 @@ func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string, nameR
 // which run it is (nameRun).
 func annotateModel(span ptrace.Span, v progress.ModelVerdict, c progress.ModelCall, run string, nameRun bool) {
 	attrs := span.Attributes()
-	// One growth for all of them: each Put past the capacity would copy every attribute again.
-	attrs.EnsureCapacity(attrs.Len() + 5)
+	reserve(attrs, 2+count(nameRun)+count(v.Empty)+count(v.Continuation))
 	attrs.PutInt(annotation.Round, int64(v.Round))
 	attrs.PutStr(annotation.Finish, finishNames[c.Finish])
 	if nameRun {
@@ -69,7 +73,7 @@ func annotateModel(span ptrace.Span, v progress.ModelVerdict, c progress.ModelCa
 // annotateRoot writes how the run ended on the root span that ended it.
 func annotateRoot(span ptrace.Span, s progress.Summary, run string) {
 	attrs := span.Attributes()
-	attrs.EnsureCapacity(attrs.Len() + 6)
+	reserve(attrs, 5+count(!math.IsNaN(s.TurnEfficiency)))
 	attrs.PutStr(annotation.Outcome, string(s.Outcome))
 	attrs.PutInt(annotation.Rounds, int64(s.Rounds))
 	if !math.IsNaN(s.TurnEfficiency) {
@@ -78,6 +82,18 @@ func annotateRoot(span ptrace.Span, s progress.Summary, run string) {
 	attrs.PutInt(annotation.CutOffs, int64(s.CutOffs))
 	attrs.PutInt(annotation.ToolFailures, int64(s.ToolFailures))
 	attrs.PutStr(annotation.Run, run)
+}
+
+// reserve makes room for n more attributes at once: each Put past the capacity would copy every
+// attribute again. It asks for no more than is written, since a span decoded from OTLP often has room
+// to spare (its attributes were appended one by one) and a larger request would copy them all anyway.
+func reserve(attrs pcommon.Map, n int) { attrs.EnsureCapacity(attrs.Len() + n) }
+
+func count(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // finishNames label the finish reasons in annotations and metrics.

@@ -64,6 +64,7 @@ func newMixShapeonly(tb testing.TB) processor.Traces {
 // processors' memory, as on a collector.
 func BenchmarkMix(b *testing.B) {
 	requests, spans := mixRequests(b)
+	raw := encoded(b, requests)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name    string
@@ -88,7 +89,7 @@ func BenchmarkMix(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				b.StopTimer()
-				fresh := freshCopies(requests, uint64(i))
+				fresh := freshCopies(b, raw, uint64(i))
 				b.StartTimer()
 				for _, td := range fresh {
 					consume(td)
@@ -115,13 +116,28 @@ func protoSize(requests []ptrace.Traces) int {
 	return n
 }
 
-// freshCopies copies the requests, giving every trace a new id for iteration i.
-func freshCopies(requests []ptrace.Traces, i uint64) []ptrace.Traces {
-	out := make([]ptrace.Traces, len(requests))
+// encoded is the requests as OTLP protobuf, as they reach a collector.
+func encoded(tb testing.TB, requests []ptrace.Traces) [][]byte {
+	var m ptrace.ProtoMarshaler
+	raw := make([][]byte, len(requests))
 	for j, td := range requests {
-		out[j] = ptrace.NewTraces()
-		td.CopyTo(out[j])
-		freshTraces(out[j], i)
+		var err error
+		raw[j], err = m.MarshalTraces(td)
+		require.NoError(tb, err)
+	}
+	return raw
+}
+
+// freshCopies decodes the requests, as a collector's receiver hands them on (a span's attributes
+// with the room their decoding left), giving every trace a new id for iteration i.
+func freshCopies(tb testing.TB, raw [][]byte, i uint64) []ptrace.Traces {
+	var u ptrace.ProtoUnmarshaler
+	out := make([]ptrace.Traces, len(raw))
+	for j, b := range raw {
+		td, err := u.UnmarshalTraces(b)
+		require.NoError(tb, err)
+		freshTraces(td, i)
+		out[j] = td
 	}
 	return out
 }
