@@ -45,11 +45,12 @@ type runBatch struct {
 	first, last int64 // earliest start and latest end of the run's spans in the batch (UnixNano)
 	events      []event
 	nEvents     int // the run's tool and model calls in the batch, counted before they are read
-	// Resolved under the lock: the agent's metric label, the run's name, and, when the root span
-	// ended the run, its account.
-	label, name string
-	ended       bool
-	summary     progress.Summary
+	// Resolved under the lock: the counters of the agent's metric label, the run's name, and, when the
+	// root span ended the run, its account.
+	counters *agentCounters
+	name     string
+	ended    bool
+	summary  progress.Summary
 }
 
 // event is a tool call or a model call of the run, in start order.
@@ -58,6 +59,7 @@ type event struct {
 	// model: a model call; otherwise a tool step.
 	model    bool
 	tool     string
+	calls    []series // the tool-call counters of the run's agent and this tool
 	step     progress.Step
 	verdict  progress.Verdict
 	call     progress.ModelCall

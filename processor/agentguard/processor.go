@@ -5,14 +5,12 @@ package agentguard
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
-	"go.opentelemetry.io/otel/metric"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/digest"
@@ -32,8 +30,6 @@ type guard struct {
 	telemetry  *metadata.TelemetryBuilder
 	scratch    sync.Pool
 	buffers    sync.Pool // *buffers, one per batch in flight
-	sets       labelSets
-	totals     totals
 	now        func() time.Time
 	stop       chan struct{}
 	done       sync.WaitGroup
@@ -54,13 +50,8 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		buffers:    sync.Pool{New: func() any { return new(buffers) }},
 		now:        time.Now,
 		stop:       make(chan struct{}),
-		sets:       labelSets{byValues: map[[6]string]metric.MeasurementOption{}},
-		totals:     newTotals(),
 	}
-	err = errors.Join(g.observeTotals(tb), tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
-		o.Observe(int64(g.runs.active(g.now())))
-		return nil
-	}))
+	err = g.observeSeries(tb)
 	g.serveZeros()
 	return g, err
 }
@@ -144,7 +135,7 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 		if rb.id != "" || st.id == "" {
 			st.id = runName(rb.key, rb.id)
 		}
-		rb.label = g.runs.agentLabel(st.agent)
+		rb.counters = g.runs.countersOf(st.agent)
 		for i := range rb.events {
 			e := &rb.events[i]
 			if e.model {
@@ -152,7 +143,7 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 				continue
 			}
 			e.verdict = st.progress.Observe(e.step)
-			e.tool = g.runs.toolLabel(rb.label, e.tool)
+			e.calls = g.runs.toolCalls(rb.counters, e.tool)
 		}
 		rb.name = st.id
 		if rb.hasRoot {
@@ -166,7 +157,7 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 	}
 	g.runs.mu.Unlock()
 
-	var t tally
+	var exempt int64
 	for _, rb := range batch {
 		// A run that is its trace is found by its trace id: its steps and model calls do not repeat its
 		// name (docs/design.md, section 8). A run named by an attribute spans traces, so each says it.
@@ -175,11 +166,13 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 			e := &rb.events[i]
 			if e.model {
 				annotateModel(e.span, e.judgment, e.call, rb.name, nameRun)
-				t.model(rb.label, e.call, e.judgment)
+				countModel(rb.counters, e.call, e.judgment)
 				continue
 			}
-			annotateStep(e.span, e.verdict, rb.label, rb.name, nameRun)
-			t.step(rb.label, e.tool, e.step, e.verdict)
+			annotateStep(e.span, e.verdict, rb.counters.name, rb.name, nameRun)
+			if countStep(rb.counters, e.calls, e.step, e.verdict) {
+				exempt++
+			}
 		}
 		if rb.ended {
 			annotateRoot(rb.root, rb.summary, rb.name)
@@ -188,8 +181,9 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 	if started > 0 {
 		g.telemetry.ProcessorAgentguardRunsStarted.Add(ctx, started)
 	}
-	// New agents' series start at zero before this batch's counts land on them.
+	if exempt > 0 {
+		g.telemetry.ProcessorAgentguardPollsExempt.Add(ctx, exempt)
+	}
 	g.flush(ctx)
-	g.record(ctx, &t)
 	return td, nil
 }

@@ -12,23 +12,22 @@ import (
 )
 
 // runs is the state agentguard holds: one progress.Run per run in flight, bounded in count and idle
-// time; the run each trace belongs to when runs are grouped by attribute; and the agent and tool names
-// admitted as metric labels, bounded so cardinality cannot grow with traffic.
+// time; the run each trace belongs to when runs are grouped by attribute; and the labelled counters of
+// the agent and tool names admitted as metric labels, bounded so cardinality cannot grow with traffic.
 type runs struct {
 	mu     sync.Mutex
 	byKey  *recent.Map[*runState]
 	traces *recent.Map[string] // trace id -> run attribute value, learnt from any span of the trace
 	policy *progress.Config
 	budget time.Duration
-	agents labels
-	tools  labels
-	// pairs are the agent and tool label pairs whose tool-call series are served.
-	pairs map[[2]string]struct{}
-	// finished are runs that ended by idling out, waiting to be counted.
+	// agents are the counters of each agent label: up to maxAgents names, then "other".
+	agents    map[string]*agentCounters
+	maxAgents int
+	tools     labels
+	// calls are the tool-call counters of each agent and tool label pair.
+	calls map[[2]string][]series
+	// finished are runs that ended, waiting for their rounds and duration to be recorded.
 	finished []finishedRun
-	// fresh are label values admitted since the last take, whose series start at zero.
-	freshAgents []string
-	freshPairs  [][2]string
 }
 
 type runState struct {
@@ -45,7 +44,7 @@ type runState struct {
 
 // finishedRun is a run that ended, for telemetry.
 type finishedRun struct {
-	agent    string
+	agent    *agentCounters
 	summary  progress.Summary
 	duration time.Duration
 }
@@ -55,13 +54,14 @@ const otherLabel = "other"
 
 func newRuns(cfg *Config, policy *progress.Config) *runs {
 	r := &runs{
-		byKey:  recent.New[*runState](cfg.MaxRuns, cfg.RunIdleTimeout),
-		traces: recent.New[string](cfg.MaxRuns, cfg.RunIdleTimeout),
-		policy: policy,
-		budget: cfg.RunBudget,
-		agents: labels{max: cfg.MaxAgentNames, seen: map[string]struct{}{}},
-		tools:  labels{max: cfg.MaxToolNames, seen: map[string]struct{}{}},
-		pairs:  map[[2]string]struct{}{},
+		byKey:     recent.New[*runState](cfg.MaxRuns, cfg.RunIdleTimeout),
+		traces:    recent.New[string](cfg.MaxRuns, cfg.RunIdleTimeout),
+		policy:    policy,
+		budget:    cfg.RunBudget,
+		agents:    map[string]*agentCounters{},
+		maxAgents: cfg.MaxAgentNames,
+		tools:     labels{max: cfg.MaxToolNames, seen: map[string]struct{}{}},
+		calls:     map[[2]string][]series{},
 	}
 	// A run that idles out has ended without a root span to say so; one dropped for capacity has not
 	// ended at all, and is only counted as evicted (by the map).
@@ -89,14 +89,16 @@ func (r *runs) end(key string, st *runState, rootFailed bool) progress.Summary {
 	return r.finish(st, progress.Ending{RootFailed: rootFailed})
 }
 
-// finish decides how a run ended and queues it for telemetry. The caller holds mu.
+// finish decides how a run ended, counts it, and queues it for the histograms. The caller holds mu.
 func (r *runs) finish(st *runState, e progress.Ending) progress.Summary {
 	e.Budget = r.budget
 	if st.last > st.first {
 		e.Duration = time.Duration(st.last - st.first)
 	}
 	s := st.progress.End(e)
-	r.finished = append(r.finished, finishedRun{agent: r.agentLabel(st.agent), summary: s, duration: e.Duration})
+	agent := r.countersOf(st.agent)
+	agent.finished[outcomeIndex[s.Outcome]].n.Add(1)
+	r.finished = append(r.finished, finishedRun{agent: agent, summary: s, duration: e.Duration})
 	return s
 }
 
@@ -121,30 +123,40 @@ func (r *runs) traceRun(trace []byte, run string, now time.Time) string {
 }
 
 // take returns and resets what waits for telemetry. The caller holds mu.
-func (r *runs) take() (ev recent.Evicted, finished []finishedRun, agents []string, pairs [][2]string) {
-	ev, finished, agents, pairs = r.byKey.TakeEvicted(), r.finished, r.freshAgents, r.freshPairs
-	r.finished, r.freshAgents, r.freshPairs = nil, nil, nil
-	return ev, finished, agents, pairs
+func (r *runs) take() (ev recent.Evicted, finished []finishedRun) {
+	ev, finished = r.byKey.TakeEvicted(), r.finished
+	r.finished = nil
+	return ev, finished
 }
 
-// agentLabel returns the metric label for an agent name. The caller holds mu.
-func (r *runs) agentLabel(agent string) string {
-	label, fresh := r.agents.admit(agent)
-	if fresh {
-		r.freshAgents = append(r.freshAgents, label)
+// countersOf returns the counters of an agent name: its own until max_agent_names agents have
+// them, those of "other" past it. The caller holds mu.
+func (r *runs) countersOf(agent string) *agentCounters {
+	if a, ok := r.agents[agent]; ok {
+		return a
 	}
-	return label
+	label := agent
+	if len(r.agents) >= r.maxAgents {
+		label = otherLabel
+		if a, ok := r.agents[otherLabel]; ok {
+			return a
+		}
+	}
+	a := newAgentCounters(label)
+	r.agents[label] = a
+	return a
 }
 
-// toolLabel returns the metric label for a tool name of an agent's. The caller holds mu.
-func (r *runs) toolLabel(agent, tool string) string {
-	label, _ := r.tools.admit(tool)
-	pair := [2]string{agent, label}
-	if _, ok := r.pairs[pair]; !ok && len(r.pairs) < r.agents.max*r.tools.max {
-		r.pairs[pair] = struct{}{}
-		r.freshPairs = append(r.freshPairs, pair)
+// toolCalls returns the tool-call counters of an agent and a tool name, the tool labelled as
+// max_tool_names allows. The caller holds mu.
+func (r *runs) toolCalls(agent *agentCounters, tool string) []series {
+	pair := [2]string{agent.name, r.tools.admit(tool)}
+	calls, ok := r.calls[pair]
+	if !ok {
+		calls = newToolSeries(pair[0], pair[1])
+		r.calls[pair] = calls
 	}
-	return label
+	return calls
 }
 
 // labels admits label values up to a cap; past it, values are counted as "other".
@@ -153,17 +165,13 @@ type labels struct {
 	seen map[string]struct{}
 }
 
-func (l *labels) admit(v string) (label string, fresh bool) {
+func (l *labels) admit(v string) string {
 	if _, ok := l.seen[v]; ok {
-		return v, false
+		return v
 	}
 	if len(l.seen) < l.max {
 		l.seen[v] = struct{}{}
-		return v, true
+		return v
 	}
-	if _, ok := l.seen[otherLabel]; ok {
-		return otherLabel, false
-	}
-	l.seen[otherLabel] = struct{}{}
-	return otherLabel, true
+	return otherLabel
 }

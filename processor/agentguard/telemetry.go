@@ -6,7 +6,8 @@ package agentguard
 import (
 	"context"
 	"errors"
-	"sync"
+	"slices"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -26,8 +27,8 @@ const (
 	labelFinish   = "finish"
 )
 
-// The label values every agent's series start from: every reason a run can be stuck for, every way a
-// run can end, every way a reply can end (plus empty), every kind of step.
+// The label values an agent's series are indexed by: every reason a run can be stuck for, every way a
+// run can end, every way a reply can end (plus empty), every kind of step, every outcome of a tool call.
 var (
 	stuckReasons  = []progress.Reason{progress.ReasonNoProgress, progress.ReasonLoop, progress.ReasonRepeatedError, progress.ReasonAlternation, progress.ReasonCycle, progress.ReasonWaitTimeout}
 	finishLabels  = []string{"stop", "tool_calls", "length", "content_filter", "error", "other", "unknown", "empty"}
@@ -35,14 +36,179 @@ var (
 	toolOutcomes  = []string{"ok", "failed"}
 )
 
+// The stuck reasons and the outcomes as label values.
+var (
+	reasonLabels  = labelsOf(stuckReasons)
+	outcomeLabels = labelsOf(progress.Outcomes)
+)
+
+func labelsOf[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// Indexes into progressKinds and toolOutcomes.
+const (
+	stepProgress, stepBarren, stepUnjudged = 0, 1, 2
+	callOK, callFailed                     = 0, 1
+)
+
+// finishIndex and outcomeIndex find a reply's finish and a run's outcome among the label values.
+var (
+	finishIndex  = indexOf(finishLabels)
+	outcomeIndex = func() map[progress.Outcome]int {
+		m := make(map[progress.Outcome]int, len(progress.Outcomes))
+		for i, o := range progress.Outcomes {
+			m[o] = i
+		}
+		return m
+	}()
+	emptyReply = finishIndex["empty"]
+)
+
+func indexOf(values []string) map[string]int {
+	m := make(map[string]int, len(values))
+	for i, v := range values {
+		m[v] = i
+	}
+	return m
+}
+
 var (
 	evictedIdle = metric.WithAttributeSet(attribute.NewSet(attribute.String(labelReason, "idle")))
 	evictedFull = metric.WithAttributeSet(attribute.NewSet(attribute.String(labelReason, "capacity")))
 )
 
-// serveZeros starts every series whose labels are known in advance at zero: a counter first served at
-// its first increment is a jump increase() and rate() cannot see. Agent-labelled series start when an
-// agent is first seen (serveAgent).
+// A series is one labelled counter's count since start, with its label set built once: the batch
+// path adds to it without a lock or a lookup, and the SDK reads it through a callback when the metrics
+// are collected (the counters are asynchronous). Looking a series up by its label values for each
+// step and adding a batch's counts into a map of totals, as agentguard did before, was an eighth of its
+// CPU in a collector (docs/benchmarks.md).
+type series struct {
+	n     atomic.Int64
+	attrs metric.MeasurementOption
+}
+
+// seriesOf makes one series per value of label, each also labelled with fixed.
+func seriesOf(fixed []attribute.KeyValue, label string, values []string) []series {
+	s := make([]series, len(values))
+	for i, v := range values {
+		kv := append(slices.Clip(fixed), attribute.String(label, v))
+		s[i].attrs = metric.WithAttributeSet(attribute.NewSet(kv...))
+	}
+	return s
+}
+
+// agentCounters are one agent label's counters, every one of them served from zero as soon as the agent
+// is first seen: a counter first served at its first increment is a jump increase() and rate() cannot
+// see. They are bounded as the agent names are (max_agent_names).
+type agentCounters struct {
+	name string
+	// label is {gen_ai.agent.name: name}, for the histograms.
+	label                          metric.MeasurementOption
+	steps, stuck, finished, models []series
+}
+
+func newAgentCounters(name string) *agentCounters {
+	agent := []attribute.KeyValue{attribute.String(labelAgent, name)}
+	return &agentCounters{
+		name:     name,
+		label:    metric.WithAttributeSet(attribute.NewSet(agent...)),
+		steps:    seriesOf(agent, labelProgress, progressKinds),
+		stuck:    seriesOf(agent, labelReason, reasonLabels),
+		finished: seriesOf(agent, labelOutcome, outcomeLabels),
+		models:   seriesOf(agent, labelFinish, finishLabels),
+	}
+}
+
+// newToolSeries are the tool-call counters of one agent and tool label pair, by outcome. They are
+// bounded as the agent and tool names are (max_agent_names, max_tool_names).
+func newToolSeries(agent, tool string) []series {
+	return seriesOf([]attribute.KeyValue{attribute.String(labelAgent, agent), attribute.String(labelTool, tool)},
+		labelOutcome, toolOutcomes)
+}
+
+// countStep counts a judged or unjudged tool step, and reports whether it was a poll exempted as a
+// declared wait.
+func countStep(agent *agentCounters, calls []series, s progress.Step, v progress.Verdict) (exempt bool) {
+	kind := stepBarren
+	switch {
+	case v.Unjudged:
+		kind = stepUnjudged
+	case v.WaitExempt:
+		exempt = true
+		kind = stepProgress // an exempt poll does not raise the barren-step rate
+	case v.Progress:
+		kind = stepProgress
+	}
+	agent.steps[kind].n.Add(1)
+	outcome := callOK
+	if s.Failed {
+		outcome = callFailed
+	}
+	calls[outcome].n.Add(1)
+	if v.NewEpisode {
+		for i, r := range stuckReasons {
+			if r == v.Stuck {
+				agent.stuck[i].n.Add(1)
+			}
+		}
+	}
+	return exempt
+}
+
+// countModel counts a model call by how its reply ended.
+func countModel(agent *agentCounters, c progress.ModelCall, v progress.ModelVerdict) {
+	i := finishIndex[finishNames[c.Finish]]
+	if v.Empty {
+		i = emptyReply
+	}
+	agent.models[i].n.Add(1)
+}
+
+// observeSeries registers the callbacks that serve the labelled counters and the active runs.
+func (g *guard) observeSeries(tb *metadata.TelemetryBuilder) error {
+	byAgent := func(pick func(*agentCounters) []series) metric.Int64Callback {
+		return func(_ context.Context, o metric.Int64Observer) error {
+			g.runs.mu.Lock()
+			defer g.runs.mu.Unlock()
+			for _, a := range g.runs.agents {
+				observe(o, pick(a))
+			}
+			return nil
+		}
+	}
+	return errors.Join(
+		tb.RegisterProcessorAgentguardStepsCallback(byAgent(func(a *agentCounters) []series { return a.steps })),
+		tb.RegisterProcessorAgentguardStuckEpisodesCallback(byAgent(func(a *agentCounters) []series { return a.stuck })),
+		tb.RegisterProcessorAgentguardRunsFinishedCallback(byAgent(func(a *agentCounters) []series { return a.finished })),
+		tb.RegisterProcessorAgentguardModelCallsCallback(byAgent(func(a *agentCounters) []series { return a.models })),
+		tb.RegisterProcessorAgentguardToolCallsCallback(func(_ context.Context, o metric.Int64Observer) error {
+			g.runs.mu.Lock()
+			defer g.runs.mu.Unlock()
+			for _, calls := range g.runs.calls {
+				observe(o, calls)
+			}
+			return nil
+		}),
+		tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
+			o.Observe(int64(g.runs.active(g.now())))
+			return nil
+		}),
+	)
+}
+
+func observe(o metric.Int64Observer, s []series) {
+	for i := range s {
+		o.Observe(s[i].n.Load(), s[i].attrs)
+	}
+}
+
+// serveZeros starts the counters whose labels are known in advance at zero; an agent's series start
+// when the agent is first seen (agentCounters).
 func (g *guard) serveZeros() {
 	ctx, t := context.Background(), g.telemetry
 	t.ProcessorAgentguardPollsExempt.Add(ctx, 0)
@@ -51,193 +217,19 @@ func (g *guard) serveZeros() {
 	t.ProcessorAgentguardRunsEvicted.Add(ctx, 0, evictedFull)
 }
 
-// serveAgent starts a new agent's series at zero; the caller holds c.mu.
-func (c *totals) serveAgent(agent string) {
-	for _, p := range progressKinds {
-		c.steps.serve([3]string{agent, p})
-	}
-	for _, r := range stuckReasons {
-		c.stuck.serve([3]string{agent, string(r)})
-	}
-	for _, o := range progress.Outcomes {
-		c.finished.serve([3]string{agent, string(o)})
-	}
-	for _, f := range finishLabels {
-		c.models.serve([3]string{agent, f})
-	}
-}
-
-// servePair starts a new agent and tool pair's series at zero; the caller holds c.mu.
-func (c *totals) servePair(pair [2]string) {
-	for _, o := range toolOutcomes {
-		c.tools.serve([3]string{pair[0], pair[1], o})
-	}
-}
-
-// labelSets caches the attribute sets of the label values in use: their number is bounded by the
-// label caps, and building a set for every measurement would cost an allocation each.
-type labelSets struct {
-	sync.Mutex
-	byValues map[[6]string]metric.MeasurementOption
-}
-
-// labelled returns the attribute set of up to three label pairs.
-func (g *guard) labelled(kv ...string) metric.MeasurementOption {
-	var key [6]string
-	copy(key[:], kv)
-	g.sets.Lock()
-	defer g.sets.Unlock()
-	if opt, ok := g.sets.byValues[key]; ok {
-		return opt
-	}
-	attrs := make([]attribute.KeyValue, 0, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		attrs = append(attrs, attribute.String(kv[i], kv[i+1]))
-	}
-	opt := metric.WithAttributeSet(attribute.NewSet(attrs...))
-	g.sets.byValues[key] = opt
-	return opt
-}
-
-// tally is one batch's counts, by label values, so each series is added to once per batch.
-type tally struct {
-	steps, tools, models, stuck series
-	exempt                      int64
-}
-
-// series are the counts of one labelled counter by its label values (up to three).
-type series map[[3]string]int64
-
-func bump(m *series, key [3]string) {
-	if *m == nil {
-		*m = series{}
-	}
-	(*m)[key]++
-}
-
-// serve starts a series at zero if it has not started: a counter first served at its first increment
-// is a jump increase() and rate() cannot see.
-func (m series) serve(key [3]string) { m[key] += 0 }
-
-// add adds a batch's counts.
-func (m series) add(batch series) {
-	for k, n := range batch {
-		m[k] += n
-	}
-}
-
-// totals are the labelled counters' totals since start. A batch adds its tally here under one lock,
-// and the SDK reads them through callbacks when the metrics are collected (the counters are
-// asynchronous): an Add per series and batch made the SDK look each series' attribute set up, which
-// was a quarter of agentguard's CPU in a collector taking ten runs a request (docs/benchmarks.md).
-// The series are bounded as the label values are (max_agent_names, max_tool_names).
-type totals struct {
-	mu                                    sync.Mutex
-	steps, tools, models, stuck, finished series
-}
-
-func newTotals() totals {
-	return totals{steps: series{}, tools: series{}, models: series{}, stuck: series{}, finished: series{}}
-}
-
-// observeTotals registers the callbacks that serve the labelled counters.
-func (g *guard) observeTotals(tb *metadata.TelemetryBuilder) error {
-	c := &g.totals
-	return errors.Join(
-		tb.RegisterProcessorAgentguardStepsCallback(g.observe(c.steps, labelAgent, labelProgress)),
-		tb.RegisterProcessorAgentguardToolCallsCallback(g.observe(c.tools, labelAgent, labelTool, labelOutcome)),
-		tb.RegisterProcessorAgentguardModelCallsCallback(g.observe(c.models, labelAgent, labelFinish)),
-		tb.RegisterProcessorAgentguardStuckEpisodesCallback(g.observe(c.stuck, labelAgent, labelReason)),
-		tb.RegisterProcessorAgentguardRunsFinishedCallback(g.observe(c.finished, labelAgent, labelOutcome)),
-	)
-}
-
-// observe is the callback that serves one counter's series, labelled with names.
-func (g *guard) observe(m series, names ...string) metric.Int64Callback {
-	return func(_ context.Context, o metric.Int64Observer) error {
-		g.totals.mu.Lock()
-		defer g.totals.mu.Unlock()
-		var kv [6]string
-		for values, n := range m {
-			for i, name := range names {
-				kv[2*i], kv[2*i+1] = name, values[i]
-			}
-			o.Observe(n, g.labelled(kv[:2*len(names)]...))
-		}
-		return nil
-	}
-}
-
-func (t *tally) step(agent, tool string, s progress.Step, v progress.Verdict) {
-	kind := "false"
-	switch {
-	case v.Unjudged:
-		kind = "unknown"
-	case v.WaitExempt:
-		t.exempt++
-		kind = "true" // an exempt poll does not raise the barren-step rate
-	case v.Progress:
-		kind = "true"
-	}
-	bump(&t.steps, [3]string{agent, kind})
-	outcome := "ok"
-	if s.Failed {
-		outcome = "failed"
-	}
-	bump(&t.tools, [3]string{agent, tool, outcome})
-	if v.NewEpisode {
-		bump(&t.stuck, [3]string{agent, string(v.Stuck)})
-	}
-}
-
-func (t *tally) model(agent string, c progress.ModelCall, v progress.ModelVerdict) {
-	finish := finishNames[c.Finish]
-	if v.Empty {
-		finish = "empty"
-	}
-	bump(&t.models, [3]string{agent, finish})
-}
-
-func (g *guard) record(ctx context.Context, t *tally) {
-	if t.exempt > 0 {
-		g.telemetry.ProcessorAgentguardPollsExempt.Add(ctx, t.exempt)
-	}
-	c := &g.totals
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.steps.add(t.steps)
-	c.tools.add(t.tools)
-	c.models.add(t.models)
-	c.stuck.add(t.stuck)
-}
-
-// flush records what the run state queued: new label values (served from zero first), finished runs
-// and evictions.
+// flush records what the run state queued: the finished runs' rounds and durations, and evictions.
 func (g *guard) flush(ctx context.Context) {
 	g.runs.mu.Lock()
-	ev, finished, agents, pairs := g.runs.take()
+	ev, finished := g.runs.take()
 	g.runs.mu.Unlock()
-	c := &g.totals
-	c.mu.Lock()
-	for _, a := range agents {
-		c.serveAgent(a)
-	}
-	for _, p := range pairs {
-		c.servePair(p)
-	}
-	for _, f := range finished {
-		c.finished[[3]string{f.agent, string(f.summary.Outcome)}]++
-	}
-	c.mu.Unlock()
 	m := g.telemetry
 	for _, f := range finished {
-		agent := g.labelled(labelAgent, f.agent)
 		// A run whose model calls agentguard never saw has no rounds to count: recording 0 would read
 		// as the best turn efficiency there is.
 		if f.summary.Rounds > 0 {
-			m.ProcessorAgentguardRunRounds.Record(ctx, int64(f.summary.Rounds), agent)
+			m.ProcessorAgentguardRunRounds.Record(ctx, int64(f.summary.Rounds), f.agent.label)
 		}
-		m.ProcessorAgentguardRunDuration.Record(ctx, f.duration.Seconds(), agent)
+		m.ProcessorAgentguardRunDuration.Record(ctx, f.duration.Seconds(), f.agent.label)
 	}
 	if ev.Age > 0 {
 		m.ProcessorAgentguardRunsEvicted.Add(ctx, int64(ev.Age), evictedIdle)
