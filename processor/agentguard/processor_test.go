@@ -233,6 +233,34 @@ func TestAgentLabelsAreCapped(t *testing.T) {
 	}, counts(t, h.tel, "otelcol_processor_agentguard_stuck_episodes"))
 }
 
+// Past max_tool_names, the tool-call counter labels further tools "other": the first tool a step
+// calls keeps its name.
+func TestToolLabelsAreCapped(t *testing.T) {
+	cfg := seedConfig()
+	cfg.MaxToolNames = 1
+	h := newHarness(t, cfg)
+	calls, first := map[string]int64{}, ""
+	for _, span := range walk.Spans(h.run(generate(t, "deploy", 1).Traces)) {
+		if step, ok := span.Attributes().Get(annotation.Step); ok {
+			tool, _ := span.Attributes().Get("gen_ai.tool.name")
+			calls[tool.Str()]++
+			if step.Int() == 1 {
+				first = tool.Str()
+			}
+		}
+	}
+	require.Len(t, calls, 2, "the deploy run calls two tools: %v", calls)
+	want := map[string]int64{}
+	for tool, n := range calls {
+		label := "other"
+		if tool == first {
+			label = tool
+		}
+		want["gen_ai.agent.name=deploy,gen_ai.tool.name="+label+",outcome=ok"] += n
+	}
+	assert.Equal(t, want, counts(t, h.tel, "otelcol_processor_agentguard_tool_calls"))
+}
+
 // State is bounded by max_runs and run_idle_timeout, and both kinds of eviction are counted.
 func TestRunStateIsBounded(t *testing.T) {
 	tel := componenttest.NewTelemetry()
