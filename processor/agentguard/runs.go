@@ -24,8 +24,6 @@ type runs struct {
 	agents    map[string]*agentCounters
 	maxAgents int
 	tools     labels
-	// calls are the tool-call counters of each agent and tool label pair.
-	calls map[[2]string][]series
 	// finished are runs that ended, waiting for their rounds and duration to be recorded.
 	finished []finishedRun
 }
@@ -61,7 +59,6 @@ func newRuns(cfg *Config, policy *progress.Config) *runs {
 		agents:    map[string]*agentCounters{},
 		maxAgents: cfg.MaxAgentNames,
 		tools:     labels{max: cfg.MaxToolNames, seen: map[string]struct{}{}},
-		calls:     map[[2]string][]series{},
 	}
 	// A run that idles out has ended without a root span to say so; one dropped for capacity has not
 	// ended at all, and is only counted as evicted (by the map).
@@ -148,13 +145,16 @@ func (r *runs) countersOf(agent string) *agentCounters {
 }
 
 // toolCalls returns the tool-call counters of an agent and a tool name, the tool labelled as
-// max_tool_names allows. The caller holds mu.
+// max_tool_names allows: a name admitted as a label is found with one lookup. The caller holds mu.
 func (r *runs) toolCalls(agent *agentCounters, tool string) []series {
-	pair := [2]string{agent.name, r.tools.admit(tool)}
-	calls, ok := r.calls[pair]
+	if calls, ok := agent.calls[tool]; ok {
+		return calls
+	}
+	label := r.tools.admit(tool)
+	calls, ok := agent.calls[label]
 	if !ok {
-		calls = newToolSeries(pair[0], pair[1])
-		r.calls[pair] = calls
+		calls = newToolSeries(agent.name, label)
+		agent.calls[label] = calls
 	}
 	return calls
 }

@@ -103,13 +103,16 @@ func seriesOf(fixed []attribute.KeyValue, label string, values []string) []serie
 }
 
 // agentCounters are one agent label's counters, every one of them served from zero as soon as the agent
-// is first seen: a counter first served at its first increment is a jump increase() and rate() cannot
-// see. They are bounded as the agent names are (max_agent_names).
+// (or, for tool calls, the agent and tool pair) is first seen: a counter first served at its first
+// increment is a jump increase() and rate() cannot see. They are bounded as the agent and tool names
+// are (max_agent_names, max_tool_names).
 type agentCounters struct {
 	name string
 	// label is {gen_ai.agent.name: name}, for the histograms.
 	label                          metric.MeasurementOption
 	steps, stuck, finished, models []series
+	// calls are the tool-call counters by tool label (max_tool_names, then "other").
+	calls map[string][]series
 }
 
 func newAgentCounters(name string) *agentCounters {
@@ -121,11 +124,11 @@ func newAgentCounters(name string) *agentCounters {
 		stuck:    seriesOf(agent, labelReason, reasonLabels),
 		finished: seriesOf(agent, labelOutcome, outcomeLabels),
 		models:   seriesOf(agent, labelFinish, finishLabels),
+		calls:    map[string][]series{},
 	}
 }
 
-// newToolSeries are the tool-call counters of one agent and tool label pair, by outcome. They are
-// bounded as the agent and tool names are (max_agent_names, max_tool_names).
+// newToolSeries are the tool-call counters of one agent and tool label pair, by outcome.
 func newToolSeries(agent, tool string) []series {
 	return seriesOf([]attribute.KeyValue{attribute.String(labelAgent, agent), attribute.String(labelTool, tool)},
 		labelOutcome, toolOutcomes)
@@ -189,8 +192,10 @@ func (g *guard) observeSeries(tb *metadata.TelemetryBuilder) error {
 		tb.RegisterProcessorAgentguardToolCallsCallback(func(_ context.Context, o metric.Int64Observer) error {
 			g.runs.mu.Lock()
 			defer g.runs.mu.Unlock()
-			for _, calls := range g.runs.calls {
-				observe(o, calls)
+			for _, a := range g.runs.agents {
+				for _, calls := range a.calls {
+					observe(o, calls)
+				}
 			}
 			return nil
 		}),
