@@ -77,6 +77,9 @@ type Registry struct {
 	// reading says how Add reads an attribute, with one lookup: the declared transcripts, and the
 	// structural attributes, which are never read. Any other attribute is read for messages.
 	reading map[string]attrReading
+	// checkedLengths has bit n set when a transcript AddUnread checks has a key n bytes long (bit 63
+	// for 63 and more): most attributes are passed over by their key's length, without a lookup.
+	checkedLengths uint64
 }
 
 // attrReading is how an attribute is read: as its declared transcript, or not at all (passive).
@@ -159,9 +162,17 @@ func NewRegistry(declared []Declared, maxDepth int) *Registry {
 	}
 	for k, t := range r.transcripts {
 		r.reading[k] = attrReading{transcript: t, declared: true}
+		if checkedUnread(t) {
+			r.checkedLengths |= lengthBit(k)
+		}
 	}
 	return r
 }
+
+// checkedUnread reports whether AddUnread checks a declared transcript: one held as JSON text.
+func checkedUnread(t Transcript) bool { return !t.Text && !t.MayBeText }
+
+func lengthBit(key string) uint64 { return 1 << min(len(key), 63) }
 
 // Default is the registry of the built-in conventions alone.
 var Default = NewRegistry(nil, 0)

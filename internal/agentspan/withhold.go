@@ -236,8 +236,10 @@ func (w *Withholder) AddUnread(owner int32, s Span) int32 {
 	w.rec = int32(len(w.records))
 	w.records = append(w.records, record{owner: owner})
 	s.Attrs.Range(func(k string, v pcommon.Value) bool {
-		r, known := w.reg.reading[k]
-		if t := r.transcript; known && r.declared && !t.Text && !t.MayBeText && v.Type() == pcommon.ValueTypeStr {
+		if w.reg.checkedLengths&lengthBit(k) == 0 || v.Type() != pcommon.ValueTypeStr {
+			return true
+		}
+		if r, known := w.reg.reading[k]; known && r.declared && checkedUnread(r.transcript) {
 			if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.validUnread(transcriptKey{owner, k}, b) {
 				w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
 			}

@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
 )
 
 // A trace with no data-class traffic is not walked (unread.go); these are the ways one might have
@@ -83,6 +85,21 @@ func TestUnwalkedTranscriptsThatGrow(t *testing.T) {
 	assert.Equal(t, second, attr(out, 1, "gen_ai.input.messages"))
 	assert.Equal(t, `"[withheld]"`, attr(out, 2, "gen_ai.input.messages"), "invalid past the messages it repeats")
 	assert.Equal(t, `"[withheld]"`, attr(out, 3, "gen_ai.input.messages"), "invalid inside them")
+}
+
+// TestUnwalkedDeclaredTranscriptsOfAnyLength: a declared transcript is checked on a trace that is not
+// walked whatever its key's length (the check passes over other attributes by their key's length).
+func TestUnwalkedDeclaredTranscriptsOfAnyLength(t *testing.T) {
+	long := "acme.agent." + strings.Repeat("x", 60) + ".messages"
+	h := newHarness(t, func(c *Config) {
+		byName(c)
+		c.Conventions = []agentspan.Declared{{Name: "acme", Match: agentspan.Match{Attribute: "acme.kind", Value: "llm"},
+			Transcripts: []string{long, "acme.msgs"}}}
+	})
+	out := h.run(inTrace(spans(map[string]any{"acme.kind": "llm", long: `[{"role":"user"`, "acme.msgs": `{"role":`}),
+		pcommon.TraceID{0x54}))
+	assert.Equal(t, `"[withheld]"`, attr(out, 0, long))
+	assert.Equal(t, `"[withheld]"`, attr(out, 0, "acme.msgs"))
 }
 
 // TestUnwalkedTracesRememberedBefore: a trace that withheld a customer record in an earlier batch is
