@@ -59,18 +59,12 @@ const (
 // finishIndex and outcomeIndex find a reply's finish and a run's outcome among the label values.
 var (
 	finishIndex  = indexOf(finishLabels)
-	outcomeIndex = func() map[progress.Outcome]int {
-		m := make(map[progress.Outcome]int, len(progress.Outcomes))
-		for i, o := range progress.Outcomes {
-			m[o] = i
-		}
-		return m
-	}()
-	emptyReply = finishIndex["empty"]
+	outcomeIndex = indexOf(progress.Outcomes)
+	emptyReply   = finishIndex["empty"]
 )
 
-func indexOf(values []string) map[string]int {
-	m := make(map[string]int, len(values))
+func indexOf[T comparable](values []T) map[T]int {
+	m := make(map[T]int, len(values))
 	for i, v := range values {
 		m[v] = i
 	}
