@@ -5,6 +5,7 @@ package agentguard
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -85,6 +86,45 @@ func zerosBut(values map[string]int64, agent, label string, all ...string) []met
 	for _, v := range all {
 		out = append(out, metricdata.DataPoint[int64]{Value: values[v],
 			Attributes: attribute.NewSet(attribute.String("gen_ai.agent.name", agent), attribute.String(label, v))})
+	}
+	return out
+}
+
+// The model-call counter counts each model call by the finish its span is annotated with, or as empty,
+// and the finished-run counter each run by the outcome its root span is annotated with.
+func TestCountersMatchAnnotations(t *testing.T) {
+	h := newHarness(t, seedConfig())
+	finishes, outcomes := map[string]int64{}, map[string]int64{}
+	for _, run := range agentgen.Mix(60, agentgen.Options{Seed: 5}) {
+		for _, span := range walk.Spans(h.run(run.Traces)) {
+			attrs := span.Attributes()
+			if finish, ok := attrs.Get(annotation.Finish); ok {
+				label := finish.Str()
+				if empty, ok := attrs.Get(annotation.Empty); ok && empty.Bool() {
+					label = "empty"
+				}
+				finishes[label]++
+			}
+			if outcome, ok := attrs.Get(annotation.Outcome); ok {
+				outcomes[outcome.Str()]++
+			}
+		}
+	}
+	require.GreaterOrEqual(t, len(finishes), 3, "the mix ends replies in several ways: %v", finishes)
+	require.GreaterOrEqual(t, len(outcomes), 3, "the mix ends runs in several ways: %v", outcomes)
+	assert.Equal(t, finishes, byLabel(t, counts(t, h.tel, "otelcol_processor_agentguard_model_calls"), "finish"))
+	assert.Equal(t, outcomes, byLabel(t, counts(t, h.tel, "otelcol_processor_agentguard_runs_finished"), "outcome"))
+}
+
+// byLabel sums counts (as counts returns them) by the value of one label.
+func byLabel(t *testing.T, series map[string]int64, label string) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	for labels, n := range series {
+		_, value, found := strings.Cut(labels, label+"=")
+		require.True(t, found, "%s has no %s", labels, label)
+		value, _, _ = strings.Cut(value, ",")
+		out[value] += n
 	}
 	return out
 }
