@@ -56,11 +56,19 @@ const (
 	callOK, callFailed                     = 0, 1
 )
 
-// finishIndex and outcomeIndex find a reply's finish and a run's outcome among the label values.
+// finishIndex and outcomeIndex find a reply's finish and a run's outcome among the label values, with
+// one lookup.
 var (
-	finishIndex  = indexOf(finishLabels)
+	finishIndex = func() map[progress.Finish]int {
+		labels := indexOf(finishLabels)
+		m := make(map[progress.Finish]int, len(finishNames))
+		for f, name := range finishNames {
+			m[f] = labels[name]
+		}
+		return m
+	}()
 	outcomeIndex = indexOf(progress.Outcomes)
-	emptyReply   = finishIndex["empty"]
+	emptyReply   = slices.Index(finishLabels, "empty")
 )
 
 func indexOf[T comparable](values []T) map[T]int {
@@ -159,7 +167,7 @@ func countStep(agent *agentCounters, calls []series, s progress.Step, v progress
 
 // countModel counts a model call by how its reply ended.
 func countModel(agent *agentCounters, c progress.ModelCall, v progress.ModelVerdict) {
-	i := finishIndex[finishNames[c.Finish]]
+	i := finishIndex[c.Finish]
 	if v.Empty {
 		i = emptyReply
 	}
