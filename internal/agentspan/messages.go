@@ -64,6 +64,28 @@ const (
 	maxArgs     = 2
 )
 
+// objects holds the objects a walk is reading, one per level of the document, off the goroutine's
+// stack: an object is about a kilobyte, and a frame holding one on every level of a nested document
+// made the goroutine that runs the pipeline grow its stack, copied whole at each doubling, on every
+// request (docs/benchmarks.md, "Where the extra CPU goes"). push and pop nest as the walk does.
+type objects struct {
+	held []*object
+	top  int
+}
+
+// push returns a zeroed object for the next level down; it stays put until popped.
+func (s *objects) push() *object {
+	if s.top == len(s.held) {
+		s.held = append(s.held, new(object))
+	}
+	o := s.held[s.top]
+	*o = object{}
+	s.top++
+	return o
+}
+
+func (s *objects) pop() { s.top-- }
+
 // object is what one object's members say about tool traffic.
 type object struct {
 	self                              node // the object itself

@@ -134,6 +134,8 @@ type replyReader struct {
 	// read, gathered in the same pass over their members.
 	obj  object
 	kids []kid
+	// objects are the JSON objects being read, one per level.
+	objects objects
 }
 
 // A tally is what output transcripts say about a reply: how many tools it asks for, whether it holds
@@ -181,7 +183,7 @@ func (t *tally) then(next tally) {
 var replyReaders = sync.Pool{New: func() any { return new(replyReader) }}
 
 func (rr *replyReader) release() {
-	*rr = replyReader{kids: rr.kids[:0]}
+	*rr = replyReader{kids: rr.kids[:0], objects: objects{held: rr.objects.held}}
 	replyReaders.Put(rr)
 }
 
@@ -216,7 +218,7 @@ func (rr *replyReader) readJSON(doc []byte) bool {
 	l := jsonraw.NewLexer(doc, rr.maxDepth)
 	l.SkipSpace()
 	var t tally
-	if !lexReply(&l, doc, 0, inNone, &t) || !l.AtEnd() {
+	if !rr.lexReply(&l, doc, 0, inNone, &t) || !l.AtEnd() {
 		return false
 	}
 	rr.then(t)
@@ -224,17 +226,17 @@ func (rr *replyReader) readJSON(doc []byte) bool {
 }
 
 // lexReply counts the value at the cursor into t; depth is the nesting of the container holding it.
-func lexReply(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bool {
+func (rr *replyReader) lexReply(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bool {
 	switch l.Peek() {
 	case '{':
-		return lexReplyObject(l, doc, depth+1, ctx, t)
+		return rr.lexReplyObject(l, doc, depth+1, ctx, t)
 	case '[':
 		empty, f := l.Open(depth + 1)
 		if f != jsonraw.NoFault {
 			return false
 		}
 		for more := !empty; more; {
-			if !lexReply(l, doc, depth+1, inNone, t) {
+			if !rr.lexReply(l, doc, depth+1, inNone, t) {
 				return false
 			}
 			var ok bool
@@ -248,14 +250,15 @@ func lexReply(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bo
 }
 
 // lexReplyObject counts the object at the cursor, itself at nesting depth, into t.
-func lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bool {
+func (rr *replyReader) lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bool {
 	start := l.Pos()
-	var o object
 	var inside tally
 	empty, f := l.Open(depth)
 	if f != jsonraw.NoFault {
 		return false
 	}
+	o := rr.objects.push()
+	defer rr.objects.pop()
 	for more := !empty; more; {
 		keyStart := l.Pos()
 		keyEnd, _, ok := l.Key()
@@ -265,7 +268,7 @@ func lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tal
 		key := jsonKey(doc[keyStart:keyEnd])
 		valStart := l.Pos()
 		if c := l.Peek(); c == '{' || c == '[' {
-			if !lexReply(l, doc, depth, contextOf(key), &inside) {
+			if !rr.lexReply(l, doc, depth, contextOf(key), &inside) {
 				return false
 			}
 		} else if l.SkipValue(depth) != jsonraw.NoFault {
@@ -277,7 +280,7 @@ func lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tal
 		}
 	}
 	o.self = jsonNode(doc[start:l.Pos()], start)
-	if t.object(&o, ctx) {
+	if t.object(o, ctx) {
 		t.then(inside)
 	}
 	return true

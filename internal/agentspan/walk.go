@@ -51,7 +51,8 @@ type inner struct {
 }
 
 func (w *Withholder) visitObject(n node, ctx context) {
-	var o object
+	o := w.objects.push()
+	defer w.objects.pop()
 	var kept [8]inner
 	count := 0
 	o.self = n
@@ -59,7 +60,7 @@ func (w *Withholder) visitObject(n node, ctx context) {
 		o.read(key, v)
 		count = keep(&kept, count, key, v)
 	})
-	w.dispatch(&o, ctx, kept[:], count, func() {
+	w.dispatch(o, ctx, kept[:], count, func() {
 		eachMemberOf(n, func(key []byte, v node) { w.visit(v, contextOf(key)) })
 	})
 }

@@ -100,9 +100,9 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 	from := *l
 	m := w.mark()
 	outer := w.role
-	defer func() { w.role = outer }()
-	var o object
-	skipped, ok := w.readObject(l, depth, ctx, &o)
+	o := w.objects.push()
+	defer func() { w.role = outer; w.objects.pop() }()
+	skipped, ok := w.readObject(l, depth, ctx, o)
 	if !ok {
 		return false
 	}
@@ -110,9 +110,9 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 	if skipped && shape != shapeResult && shape != shapeCall {
 		*l, w.role = from, outer
 		w.rollback(m)
-		o = object{}
+		*o = object{}
 		w.walkAll = true
-		_, ok := w.readObject(l, depth, ctx, &o)
+		_, ok := w.readObject(l, depth, ctx, o)
 		w.walkAll = false
 		if !ok {
 			return false
@@ -122,10 +122,10 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 	switch shape {
 	case shapeCall:
 		w.rollback(m)
-		w.addCall(&o)
+		w.addCall(o)
 	case shapeResult:
 		w.rollback(m)
-		w.addResult(&o)
+		w.addResult(o)
 	case shapeLangChain:
 		w.rollback(m)
 		w.visitObject(o.kwargs, inResult)

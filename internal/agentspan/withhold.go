@@ -98,6 +98,7 @@ type Withholder struct {
 	inEvent        bool
 	walkAll        bool
 	role           node
+	objects        objects
 	// pending are the calls recorded so far; those from pendingStart on are the latest message's that
 	// made calls (of turn pendingTurn), which an anonymous result may answer.
 	pending      []int32
@@ -371,8 +372,9 @@ func (w *Withholder) addCall(o *object) {
 	args := o.args
 	n := o.nArgs
 	if o.function.ok() {
-		var fn object
-		readObject(o.function, &fn)
+		fn := w.objects.push()
+		defer w.objects.pop()
+		readObject(o.function, fn)
 		for i := 0; i < fn.nNames && it.nName < maxNames; i++ {
 			if r, ok := w.internNode(fn.names[i]); ok {
 				it.names[it.nName] = r

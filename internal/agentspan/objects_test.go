@@ -1,0 +1,51 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentspan
+
+import (
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// stackDocs are transcripts and replies that end a walk in each way: read whole, a call or a result
+// found (its object read again after a later member), invalid part-way down, nested past the limit.
+var stackDocs = []string{
+	`[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"find_customer","arguments":{"q":{"a":[{"b":1}]}}}]},` +
+		`{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":{"rows":[{"name":"Ada"}]}}]}]`,
+	`[{"role":"assistant","tool_calls":[{"id":"cc","type":"function","function":{"name":"f","arguments":"{}"}}]}]`,
+	`[{"type":"tool_call_response","response":{"x":{"y":1}},"id":"ab","role":"user"}]`,
+	`[{"role":"assistant","parts":[{"type":"text","content":{"deep":{"er":[1,`,
+	`[{"a":{"b":{"c":01}}}]`,
+	strings.Repeat(`{"a":`, jsonraw.DefaultMaxDepth+1) + `1` + strings.Repeat(`}`, jsonraw.DefaultMaxDepth+1),
+}
+
+// TestWalksGiveBackTheirObjects: the objects a walk holds, one per level, are all given back when it
+// ends, however it ends, so one Withholder or reply reader serves document after document; and it
+// makes no more of them than the levels the lexer admits, and one for the level it refuses.
+func TestWalksGiveBackTheirObjects(t *testing.T) {
+	w := NewWithholder(Default)
+	rr := new(replyReader)
+	rr.maxDepth = jsonraw.DefaultMaxDepth
+	for round := range 2 {
+		for _, doc := range stackDocs {
+			w.Add(0, Span{Attrs: attrsOf(t, map[string]any{"gen_ai.input.messages": doc, "other": doc})}, pcommon.NewValueEmpty())
+			if w.objects.top != 0 {
+				t.Fatalf("round %d: the Withholder still holds %d objects after %.40q", round, w.objects.top, doc)
+			}
+			rr.readJSON([]byte(doc))
+			if rr.objects.top != 0 {
+				t.Fatalf("round %d: the reply reader still holds %d objects after %.40q", round, rr.objects.top, doc)
+			}
+		}
+	}
+	for name, held := range map[string]int{"Withholder": len(w.objects.held), "reply reader": len(rr.objects.held)} {
+		if held == 0 || held > jsonraw.DefaultMaxDepth+1 {
+			t.Errorf("the %s made %d objects, want between 1 and the nesting limit %d, plus one", name, held, jsonraw.DefaultMaxDepth)
+		}
+	}
+}
