@@ -4,7 +4,9 @@
 package agentguard
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -78,6 +80,34 @@ func TestAnnotationsAndOneEventPerEpisode(t *testing.T) {
 	metadatatest.AssertEqualProcessorAgentguardStuckEpisodes(t, h.tel, zerosBut(
 		map[string]int64{"no_progress": 1}, "docs", "reason", "no_progress", "loop", "repeated_error", "alternation", "cycle", "wait_timeout"),
 		metricdatatest.IgnoreTimestamp())
+}
+
+// TestStepsNumberedInStartOrderWhateverTheirArrival: a batch holding a run's spans last first (as an
+// exporter sends them when they end out of order) is read in start order all the same.
+func TestStepsNumberedInStartOrderWhateverTheirArrival(t *testing.T) {
+	h := newHarness(t, seedConfig())
+	run := generate(t, "docs", 1)
+	for _, rs := range run.Traces.ResourceSpans().All() {
+		for _, ss := range rs.ScopeSpans().All() {
+			reversed := ptrace.NewSpanSlice()
+			for i := ss.Spans().Len() - 1; i >= 0; i-- {
+				ss.Spans().At(i).CopyTo(reversed.AppendEmpty())
+			}
+			reversed.CopyTo(ss.Spans())
+		}
+	}
+	var numbered []ptrace.Span
+	for _, span := range walk.Spans(h.run(run.Traces)) {
+		if _, ok := span.Attributes().Get(annotation.Step); ok {
+			numbered = append(numbered, span)
+		}
+	}
+	require.Len(t, numbered, 5)
+	slices.SortFunc(numbered, func(a, b ptrace.Span) int { return cmp.Compare(a.StartTimestamp(), b.StartTimestamp()) })
+	for i, span := range numbered {
+		step, _ := span.Attributes().Get(annotation.Step)
+		assert.Equal(t, int64(i+1), step.Int(), "the step that started %d. is numbered so", i+1)
+	}
 }
 
 // zerosBut lists an agent's data points, one per value of label, at zero but where values says.
