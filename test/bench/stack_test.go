@@ -1,0 +1,83 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package bench
+
+import (
+	"context"
+	"runtime"
+	"runtime/debug"
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// TestStackPerRequest measures the stack each contender of BenchmarkMix grows a goroutine to when it
+// handles one request on it, as the OTLP receiver's gRPC server runs each export request on a goroutine
+// of its own: past the goroutine's starting size the stack is doubled, and copied whole, on every
+// request (docs/benchmarks.md, "Where the extra CPU goes"). Each request's goroutine stays parked once
+// done, with the collector off, so that its stack is neither freed nor shrunk, and the growth of the
+// heap's stack spans over the requests is what they hold.
+//
+// Neither processor may need three times the stack of the anchor: holding a kilobyte-sized object in
+// the frame of each level of a JSON walk, they needed four times as much, and in a collector their
+// requests' goroutines grew their stacks one or two doublings further than a collector's without them.
+// The race detector's instrumentation doubles every contender's need, and keeps the ratios.
+func TestStackPerRequest(t *testing.T) {
+	requests, _ := mixRequests(t, 500)
+	raw := encoded(t, requests)
+	ctx := context.Background()
+	var m ptrace.ProtoMarshaler
+	var u ptrace.ProtoUnmarshaler
+	roundTrip := func(td ptrace.Traces) {
+		b, err := m.MarshalTraces(td)
+		if err == nil {
+			_, err = u.UnmarshalTraces(b)
+		}
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	agentguard, shapeonly := newMixAgentguard(t), newMixShapeonly(t)
+	stack := map[string]uint64{}
+	for _, c := range []struct {
+		name    string
+		consume func(ptrace.Traces)
+	}{
+		{"otlp-proto-roundtrip", roundTrip},
+		{"agentguard", func(td ptrace.Traces) { _ = agentguard.ConsumeTraces(ctx, td) }},
+		{"shapeonly", func(td ptrace.Traces) { _ = shapeonly.ConsumeTraces(ctx, td) }},
+	} {
+		// Once over the mix first, so that what is made once (metric series, pools) is made.
+		for _, td := range freshCopies(t, raw, 0) {
+			c.consume(td)
+		}
+		stack[c.name] = stackPerRequest(freshCopies(t, raw, 1), c.consume)
+		t.Logf("%s: %d bytes of stack a request", c.name, stack[c.name])
+	}
+	for _, name := range []string{"agentguard", "shapeonly"} {
+		if anchor := stack["otlp-proto-roundtrip"]; stack[name] >= 3*anchor {
+			t.Errorf("%s grows a request's goroutine to %d bytes of stack, the round trip to %d: at least three times", name, stack[name], anchor)
+		}
+	}
+}
+
+func stackPerRequest(requests []ptrace.Traces, consume func(ptrace.Traces)) uint64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	parked := make(chan struct{})
+	defer close(parked)
+	for _, td := range requests {
+		done := make(chan struct{})
+		go func() {
+			consume(td)
+			close(done)
+			<-parked
+		}()
+		<-done
+	}
+	runtime.ReadMemStats(&after)
+	return (after.StackInuse - before.StackInuse) / uint64(len(requests))
+}
