@@ -78,13 +78,16 @@ func (s *objects) push() *object {
 	if s.top == len(s.held) {
 		s.held = append(s.held, new(object))
 	}
-	o := s.held[s.top]
-	*o = object{}
 	s.top++
-	return o
+	return s.held[s.top-1]
 }
 
-func (s *objects) pop() { s.top-- }
+// pop zeroes the object it gives back, so that no document read before stays reachable from a pooled
+// walker.
+func (s *objects) pop() {
+	s.top--
+	*s.held[s.top] = object{}
+}
 
 // object is what one object's members say about tool traffic.
 type object struct {

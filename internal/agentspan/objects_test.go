@@ -4,6 +4,7 @@
 package agentspan
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,8 +26,9 @@ var stackDocs = []string{
 }
 
 // TestWalksGiveBackTheirObjects: the objects a walk holds, one per level, are all given back when it
-// ends, however it ends, so one Withholder or reply reader serves document after document; and it
-// makes no more of them than the levels the lexer admits, and one for the level it refuses.
+// ends, however it ends, and cleared, so one Withholder or reply reader serves document after document
+// and keeps none of them reachable; and it makes no more of them than the levels the lexer admits, and
+// one for the level it refuses.
 func TestWalksGiveBackTheirObjects(t *testing.T) {
 	w := NewWithholder(Default)
 	rr := new(replyReader)
@@ -40,6 +42,11 @@ func TestWalksGiveBackTheirObjects(t *testing.T) {
 			rr.readJSON([]byte(doc))
 			if rr.objects.top != 0 {
 				t.Fatalf("round %d: the reply reader still holds %d objects after %.40q", round, rr.objects.top, doc)
+			}
+			for _, held := range append(w.objects.held, rr.objects.held...) {
+				if !reflect.ValueOf(*held).IsZero() {
+					t.Fatalf("round %d: an object given back after %.40q still holds what it read", round, doc)
+				}
 			}
 		}
 	}
