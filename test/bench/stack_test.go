@@ -21,30 +21,22 @@ import (
 // done, with the collector off, so that its stack is neither freed nor shrunk, and the growth of the
 // heap's stack spans over the requests is what they hold.
 //
-// Neither processor may need three times the stack of the anchor: holding a kilobyte-sized object in
-// the frame of each level of a JSON walk, they needed four times as much, and a collector running them
-// spent 1.3 % more of pass-through's CPU growing stacks than one without them. The race detector's
-// instrumentation doubles every contender's need, and keeps the ratios.
+// Neither processor may need two and a half times the stack of the anchor: holding a kilobyte-sized
+// object in the frame of each level of a JSON walk, they needed 2.7 to 4 times as much, and a collector
+// running them spent 1.3 % more of pass-through's CPU growing stacks than one without them; now they
+// need at most twice as much. The race detector's instrumentation doubles every contender's need, and
+// keeps the ratios.
 func TestStackPerRequest(t *testing.T) {
 	requests, _ := mixRequests(t, 500)
 	raw := encoded(t, requests)
 	ctx := context.Background()
-	var m ptrace.ProtoMarshaler
-	var u ptrace.ProtoUnmarshaler
-	roundTrip := func(td ptrace.Traces) {
-		b, err := m.MarshalTraces(td)
-		if err == nil {
-			_, err = u.UnmarshalTraces(b)
-		}
-		assert.NoError(t, err)
-	}
 	agentguard, shapeonly := newMixAgentguard(t), newMixShapeonly(t)
 	stack := map[string]uint64{}
 	for _, c := range []struct {
 		name    string
 		consume func(ptrace.Traces)
 	}{
-		{"otlp-proto-roundtrip", roundTrip},
+		{"otlp-proto-roundtrip", protoRoundTrip(t)},
 		{"agentguard", func(td ptrace.Traces) { assert.NoError(t, agentguard.ConsumeTraces(ctx, td)) }},
 		{"shapeonly", func(td ptrace.Traces) { assert.NoError(t, shapeonly.ConsumeTraces(ctx, td)) }},
 	} {
@@ -56,8 +48,8 @@ func TestStackPerRequest(t *testing.T) {
 		t.Logf("%s: %d bytes of stack a request", c.name, stack[c.name])
 	}
 	for _, name := range []string{"agentguard", "shapeonly"} {
-		if anchor := stack["otlp-proto-roundtrip"]; stack[name] >= 3*anchor {
-			t.Errorf("%s grows a request's goroutine to %d bytes of stack, the round trip to %d: at least three times", name, stack[name], anchor)
+		if anchor := stack["otlp-proto-roundtrip"]; 2*stack[name] >= 5*anchor {
+			t.Errorf("%s grows a request's goroutine to %d bytes of stack, the round trip to %d: at least two and a half times", name, stack[name], anchor)
 		}
 	}
 }
