@@ -101,10 +101,10 @@ func (r *Registry) Reply(v View, attrs pcommon.Map) Reply {
 			}
 		}
 	}
-	if finish == "" {
-		finish = rr.finish
+	reply := Reply{Finish: rr.finish, ToolCalls: rr.calls}
+	if finish != "" {
+		reply.Finish = finishOf(finish)
 	}
-	reply := Reply{Finish: finishOf(finish), ToolCalls: rr.calls}
 	switch {
 	case rr.seen:
 		reply.Known = true
@@ -142,9 +142,12 @@ type replyReader struct {
 // text a model wrote, and the first finish reason, objects taken in document order, each before what
 // it holds.
 type tally struct {
-	calls  int
-	text   bool
-	finish string
+	calls int
+	text  bool
+	// finish is the first finish reason, normalised as it is read (a reason kept as text would be a
+	// copy of it, one allocation a reply); saidFinish: there was one, blank or not.
+	finish     Finish
+	saidFinish bool
 }
 
 // object counts what an object says, read whole and in the context ctx of the member holding it, and
@@ -158,10 +161,10 @@ func (t *tally) object(o *object, ctx context) bool {
 	case shapeResult, shapeLangChain:
 		return false
 	}
-	if o.finish.ok() && t.finish == "" {
+	if o.finish.ok() && !t.saidFinish {
 		var buf [32]byte
-		if f, ok := o.finish.appendText(buf[:0]); ok {
-			t.finish = string(f)
+		if f, ok := o.finish.appendText(buf[:0]); ok && len(f) > 0 {
+			t.finish, t.saidFinish = finishOf(string(f)), true
 		}
 	}
 	if o.text.kind() == kindString && !o.text.blank() && !o.role.isAny(promptRoles) {
@@ -174,8 +177,8 @@ func (t *tally) object(o *object, ctx context) bool {
 func (t *tally) then(next tally) {
 	t.calls += next.calls
 	t.text = t.text || next.text
-	if t.finish == "" {
-		t.finish = next.finish
+	if !t.saidFinish {
+		t.finish, t.saidFinish = next.finish, next.saidFinish
 	}
 }
 
@@ -332,8 +335,10 @@ func (rr *replyReader) readFlat(attrs pcommon.Map, f *flatTranscript) {
 			if _, sub, ok := indexed(rest, f.layout.Calls); ok && sub == f.layout.CallName {
 				rr.calls++
 			}
-		case rest == f.layout.FinishReason && rr.finish == "":
-			rr.finish = v.AsString()
+		case rest == f.layout.FinishReason && !rr.saidFinish:
+			if reason := v.AsString(); reason != "" {
+				rr.finish, rr.saidFinish = finishOf(reason), true
+			}
 		}
 		return true
 	})

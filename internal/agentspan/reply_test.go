@@ -51,6 +51,29 @@ func TestReplyAcrossProviders(t *testing.T) {
 			"gen_ai.output.messages": `[{"role":"assistant","parts":[{"type":"text","content":"  "}]}]`},
 		want: Reply{Finish: FinishStop, Known: true, Empty: true},
 	}, {
+		name: "no finish reason on the span: the transcript's first",
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.output.messages": `[
+			{"role":"assistant","parts":[{"type":"text","content":"The answer is"}],"finish_reason":"MAX_TOKENS"},
+			{"role":"assistant","parts":[{"type":"text","content":"42."}],"finish_reason":"stop"}]`},
+		want: Reply{Finish: FinishLength, Known: true},
+	}, {
+		name: "an empty or blank finish reason says none",
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.output.messages": `[
+			{"role":"assistant","parts":[{"type":"text","content":"The"}],"finish_reason":""},
+			{"role":"assistant","parts":[{"type":"text","content":"answer is"}],"finish_reason":" "},
+			{"role":"assistant","parts":[{"type":"text","content":"42."}],"finish_reason":"length"}]`},
+		want: Reply{Finish: FinishLength, Known: true},
+	}, {
+		name: "OpenLLMetry's flattened completion says its finish reason",
+		attrs: map[string]any{"llm.request.type": "chat", "gen_ai.completion.0.role": "assistant",
+			"gen_ai.completion.0.content": "The answer is", "gen_ai.completion.0.finish_reason": "length"},
+		want: Reply{Finish: FinishLength, Known: true},
+	}, {
+		name: "a GenAI span carrying OpenLLMetry's flattened completion: its finish reason counts",
+		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.completion.0.role": "assistant",
+			"gen_ai.completion.0.content": "The answer is", "gen_ai.completion.0.finish_reason": "max_tokens"},
+		want: Reply{Finish: FinishLength, Known: true},
+	}, {
 		name:  "content off: the token count says empty",
 		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.usage.output_tokens": 0},
 		want:  Reply{Known: true, Empty: true},
