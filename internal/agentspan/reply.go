@@ -145,7 +145,7 @@ type tally struct {
 	calls int
 	text  bool
 	// finish is the first finish reason, normalised as it is read (a reason kept as text would be a
-	// copy of it, one allocation a reply); saidFinish: there was one, blank or not.
+	// copy of it, one allocation a reply); saidFinish: one was read (an empty one says none).
 	finish     Finish
 	saidFinish bool
 }
