@@ -77,9 +77,10 @@ type Registry struct {
 	// reading says how Add reads an attribute, with one lookup: the declared transcripts, and the
 	// structural attributes, which are never read. Any other attribute is read for messages.
 	reading map[string]attrReading
-	// checkedLengths has bit n set when a transcript AddUnread checks has a key n bytes long (bit 63
-	// for 63 and more): most attributes are passed over by their key's length, without a lookup.
-	checkedLengths uint64
+	// checked are the keys of the transcripts AddUnread checks, by their length (the last for 63 bytes
+	// and more): an attribute is passed over by its key's length, or compared with the one or two keys
+	// of that length, without hashing it.
+	checked [64][]string
 }
 
 // attrReading is how an attribute is read: as its declared transcript, or not at all (passive).
@@ -163,7 +164,7 @@ func NewRegistry(declared []Declared, maxDepth int) *Registry {
 	for k, t := range r.transcripts {
 		r.reading[k] = attrReading{transcript: t, declared: true}
 		if checkedUnread(t) {
-			r.checkedLengths |= lengthBit(k)
+			r.checked[min(len(k), 63)] = append(r.checked[min(len(k), 63)], k)
 		}
 	}
 	return r
@@ -172,7 +173,10 @@ func NewRegistry(declared []Declared, maxDepth int) *Registry {
 // checkedUnread reports whether AddUnread checks a declared transcript: one held as JSON text.
 func checkedUnread(t Transcript) bool { return !t.Text && !t.MayBeText }
 
-func lengthBit(key string) uint64 { return 1 << min(len(key), 63) }
+// checks reports whether AddUnread checks the attribute key.
+func (r *Registry) checks(key string) bool {
+	return slices.Contains(r.checked[min(len(key), 63)], key)
+}
 
 // Default is the registry of the built-in conventions alone.
 var Default = NewRegistry(nil, 0)

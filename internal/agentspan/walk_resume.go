@@ -29,14 +29,13 @@ type walkedArray struct {
 }
 
 // walkTranscript is walkJSON for a declared transcript, resuming past the elements it shares with the
-// array walked last under key.
-func (w *Withholder) walkTranscript(key transcriptKey, v pcommon.Value, b []byte) bool {
-	if w.walked == nil {
-		w.walked = map[transcriptKey]walkedArray{}
-	}
-	walked, ok := w.walkJSON(v, b, w.walked[key])
+// array the owner's attribute held when walked last.
+func (w *Withholder) walkTranscript(owner int32, attr string, v pcommon.Value, b []byte) bool {
+	last, _ := w.walked.Get(owner, attr)
+	walked, ok := w.walkJSON(v, b, *last)
 	if ok && walked.end > 0 {
-		w.walked[key] = walked
+		// walkJSON reads no other transcript, so last still points into the table.
+		*last = walked
 	}
 	return ok
 }

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/ownerattr"
 )
 
 // Policy decides whose data must not show. owner is what the caller passed to Add: the trace (or run)
@@ -87,10 +88,10 @@ type Withholder struct {
 	repeats jsonraw.Repeats
 	// unread are the declared transcripts AddUnread validated last, by owner and attribute: a model
 	// call's transcript is the one before it and a few more messages, and is read only past them.
-	unread map[transcriptKey]jsonraw.Growing
+	unread ownerattr.Table[jsonraw.Growing]
 	// walked are the declared JSON transcripts Add walked last, by owner and attribute, for the next
 	// one to take the elements they share from (walk_resume.go).
-	walked map[transcriptKey]walkedArray
+	walked ownerattr.Table[walkedArray]
 
 	// walk state of the document being read; inEvent: it is a per-message event's; walkAll: an
 	// object is being read again, payloads and all (walk_json.go).
@@ -170,8 +171,8 @@ func (w *Withholder) Reset() {
 	w.records, w.docs, w.items, w.nodes, w.cands, w.arena = w.records[:0], w.docs[:0], w.items[:0], w.nodes[:0], w.cands[:0], w.arena[:0]
 	w.pending, w.pendingStart = w.pending[:0], 0
 	clear(w.calls)
-	clear(w.unread)
-	clear(w.walked)
+	w.unread.Reset(nil)
+	w.walked.Reset(nil)
 	w.repeats.Reset()
 }
 
@@ -237,36 +238,23 @@ func (w *Withholder) AddUnread(owner int32, s Span) int32 {
 	w.rec = int32(len(w.records))
 	w.records = append(w.records, record{owner: owner})
 	s.Attrs.Range(func(k string, v pcommon.Value) bool {
-		if w.reg.checkedLengths&lengthBit(k) == 0 || v.Type() != pcommon.ValueTypeStr {
+		if !w.reg.checks(k) || v.Type() != pcommon.ValueTypeStr {
 			return true
 		}
-		if r, known := w.reg.reading[k]; known && r.declared && checkedUnread(r.transcript) {
-			if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.validUnread(transcriptKey{owner, k}, b) {
-				w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
-			}
+		if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.validUnread(owner, k, b) {
+			w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
 		}
 		return true
 	})
 	return w.rec
 }
 
-// transcriptKey is a transcript attribute of an owner's records.
-type transcriptKey struct {
-	owner int32
-	attr  string
-}
-
 // validUnread validates a transcript AddUnread checks, reading it only past the messages it shares
-// with the one validated before under the same key.
-func (w *Withholder) validUnread(key transcriptKey, b []byte) bool {
-	if w.unread == nil {
-		w.unread = map[transcriptKey]jsonraw.Growing{}
-	}
-	g := w.unread[key]
+// with the one the owner's attribute held before.
+func (w *Withholder) validUnread(owner int32, attr string, b []byte) bool {
+	g, _ := w.unread.Get(owner, attr)
 	g.MaxDepth = w.reg.maxDepth
-	ok := g.Valid(b)
-	w.unread[key] = g
-	return ok
+	return g.Valid(b)
 }
 
 // AddValidated tells the Withholder of a JSON container the caller has validated (a tool's result it
@@ -304,7 +292,7 @@ func (w *Withholder) addTranscript(owner int32, attr string, v pcommon.Value, t 
 		}
 	case v.Type() == pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
-		if len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.walkTranscript(transcriptKey{owner, attr}, v, b) {
+		if len(b) == 0 || b[0] != '{' && b[0] != '[' || !w.walkTranscript(owner, attr, v, b) {
 			w.docs = append(w.docs, doc{value: v, whole: true, rec: w.rec})
 		}
 	default:

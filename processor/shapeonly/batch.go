@@ -16,6 +16,7 @@ import (
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/ownerattr"
 	"github.com/agentotel/agentotel/internal/walk"
 )
 
@@ -46,11 +47,10 @@ type batch struct {
 	toRead []int32
 	names  []string
 	search nameSearch
-	// searched are the long string attributes the content search read last, by owner and attribute
-	// (searchedAt), and what it found in them (search.go); forgotten when the batch has been searched.
-	searched   []searched
-	searchedAt map[ownerAttr]int
-	logs       bool
+	// searched are the long string attributes the content search read last, by owner and attribute,
+	// and what it found in them (search.go); forgotten when the batch has been searched.
+	searched ownerattr.Table[searched]
+	logs     bool
 }
 
 // owner is a trace, its run, and the memory that goes with them.
@@ -100,7 +100,6 @@ func newBatch(p *shapeOnly) *batch {
 		byTrace:    map[pcommon.TraceID]int32{},
 		bySpan:     map[spanKey]int32{},
 		toolClass:  map[string]bool{},
-		searchedAt: map[ownerAttr]int{},
 		noBody:     pcommon.NewValueEmpty(),
 	}
 	b.w.Taint = p.cfg.TaintOutputs

@@ -67,11 +67,7 @@ func (b *batch) unlock() {
 		sc.mu.RUnlock()
 	}
 	b.locked = b.locked[:0]
-	for i := range b.searched {
-		b.searched[i].text = nil
-	}
-	b.searched = b.searched[:0]
-	clear(b.searchedAt)
+	b.searched.Reset(forgetText)
 }
 
 func (b *batch) searchSpans(td ptrace.Traces) {
@@ -302,7 +298,7 @@ func (b *batch) searchAttributes(owner int32, attrs pcommon.Map, sets []*fingerp
 		switch rule := b.p.searchRules[k]; {
 		case rule == searchNone:
 		case rule == 0 && v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered:
-			changed = b.searchGrowing(ownerAttr{owner, k}, v, sets) || changed
+			changed = b.searchGrowing(owner, k, v, sets) || changed
 		default:
 			changed = b.searchValue(rule == searchKeptStrings, v, sets) || changed
 		}
@@ -317,17 +313,13 @@ type searched struct {
 	verbatim fingerprint.Verbatim
 }
 
+// forgetText forgets the string searched, keeping the buffer of what was found in it for the next.
+func forgetText(s *searched) { s.text = nil }
+
 // searchGrowing searches a long string attribute, from where it parts from the owner's previous one.
-func (b *batch) searchGrowing(key ownerAttr, v pcommon.Value, sets []*fingerprint.Set) bool {
+func (b *batch) searchGrowing(owner int32, attr string, v pcommon.Value, sets []*fingerprint.Set) bool {
 	text := jsonraw.StringBytes(v.Str())
-	i, ok := b.searchedAt[key]
-	if !ok {
-		i = len(b.searched)
-		b.searched = slices.Grow(b.searched, 1)[:i+1]
-		b.searched[i].text = nil
-		b.searchedAt[key] = i
-	}
-	last := &b.searched[i]
+	last, _ := b.searched.Get(owner, attr)
 	out, changed := b.scanner.RedactedAfter(sets, text, b.p.keptKey, &last.verbatim, sharedPrefix(last.text, text))
 	last.text = text
 	if changed {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/ownerattr"
 )
 
 // Most traces carry no data-class traffic, yet every JSON value of theirs would be walked to find
@@ -101,7 +102,7 @@ type nameSearch struct {
 	// of its letters may start and still end past it.
 	overlap int
 	// clean are the strings found to name no tool, by owner and attribute.
-	clean map[ownerAttr][]byte
+	clean ownerattr.Table[[]byte]
 }
 
 // minRemembered is the length from which a string is remembered: a shorter one costs less to search
@@ -118,11 +119,6 @@ func sharedPrefix(prev, text []byte) int {
 	return 0
 }
 
-type ownerAttr struct {
-	owner int32
-	attr  string
-}
-
 // reset readies the search for names; the strings remembered are forgotten.
 func (n *nameSearch) reset(names []string) {
 	n.names, n.overlap, n.shortest = names, 2, 0 // the Kelvin sign is three bytes long
@@ -132,7 +128,7 @@ func (n *nameSearch) reset(names []string) {
 			n.shortest = len(name)
 		}
 	}
-	clear(n.clean)
+	n.clean.Reset(nil)
 }
 
 // record reports whether a record's attributes may name a data-class tool: one of their strings, at
@@ -141,7 +137,7 @@ func (n *nameSearch) record(owner int32, attrs pcommon.Map) bool {
 	found := false
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		if v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {
-			found = n.attribute(ownerAttr{owner, k}, jsonraw.StringBytes(v.Str()))
+			found = n.attribute(owner, k, jsonraw.StringBytes(v.Str()))
 		} else {
 			found = n.value(v)
 		}
@@ -155,11 +151,12 @@ func (n *nameSearch) record(owner int32, attrs pcommon.Map) bool {
 // names and characters are looked for from overlap bytes before that point, and escapes from the
 // backslashes right before it: a backslash pairs with the byte after it, so the pairs a search from
 // the start would see from there on begin there.
-func (n *nameSearch) attribute(key ownerAttr, text []byte) bool {
+func (n *nameSearch) attribute(owner int32, attr string, text []byte) bool {
 	if len(text) < n.shortest {
 		return false // and not remembered: what it holds was not looked at
 	}
-	shared := sharedPrefix(n.clean[key], text)
+	clean, _ := n.clean.Get(owner, attr)
+	shared := sharedPrefix(*clean, text)
 	from, escapesFrom := max(0, shared-n.overlap), shared
 	for escapesFrom > 0 && text[escapesFrom-1] == '\\' {
 		escapesFrom--
@@ -167,10 +164,7 @@ func (n *nameSearch) attribute(key ownerAttr, text []byte) bool {
 	if spellingEscape(text[escapesFrom:]) || mayNameLiterally(text[from:], n.names) {
 		return true
 	}
-	if n.clean == nil {
-		n.clean = map[ownerAttr][]byte{}
-	}
-	n.clean[key] = text
+	*clean = text
 	return false
 }
 

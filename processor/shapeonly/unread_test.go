@@ -229,9 +229,8 @@ func FuzzNameSearchGrowing(f *testing.F) {
 		var n, whole nameSearch
 		n.reset([]string{name})
 		whole.reset([]string{name})
-		key := ownerAttr{owner: 1, attr: "gen_ai.input.messages"}
 		for _, s := range [][]byte{prev, text} {
-			if got, want := n.attribute(key, s), whole.text(s); got != want {
+			if got, want := n.attribute(1, "gen_ai.input.messages", s), whole.text(s); got != want {
 				t.Fatalf("after %q, searching %q for %q: %v, searched whole: %v", prev, s, name, got, want)
 			}
 		}
