@@ -95,12 +95,12 @@ type record struct {
 
 func newBatch(p *shapeOnly) *batch {
 	b := &batch{
-		p:          p,
-		w:          agentspan.NewWithholder(p.registry),
-		byTrace:    map[pcommon.TraceID]int32{},
-		bySpan:     map[spanKey]int32{},
-		toolClass:  map[string]bool{},
-		noBody:     pcommon.NewValueEmpty(),
+		p:         p,
+		w:         agentspan.NewWithholder(p.registry),
+		byTrace:   map[pcommon.TraceID]int32{},
+		bySpan:    map[spanKey]int32{},
+		toolClass: map[string]bool{},
+		noBody:    pcommon.NewValueEmpty(),
 	}
 	b.w.Taint = p.cfg.TaintOutputs
 	b.scanner.MaxDepth = p.cfg.MaxDepth
