@@ -31,7 +31,7 @@ type walkedArray struct {
 // walkTranscript is walkJSON for a declared transcript, resuming past the elements it shares with the
 // array the owner's attribute held when walked last.
 func (w *Withholder) walkTranscript(owner int32, attr string, v pcommon.Value, b []byte) bool {
-	last, _ := w.walked.Get(owner, attr)
+	last := w.walked.Get(owner, attr)
 	walked, ok := w.walkJSON(v, b, *last)
 	if ok && walked.end > 0 {
 		// walkJSON reads no other transcript, so last still points into the table.

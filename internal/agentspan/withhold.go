@@ -252,7 +252,7 @@ func (w *Withholder) AddUnread(owner int32, s Span) int32 {
 // validUnread validates a transcript AddUnread checks, reading it only past the messages it shares
 // with the one the owner's attribute held before.
 func (w *Withholder) validUnread(owner int32, attr string, b []byte) bool {
-	g, _ := w.unread.Get(owner, attr)
+	g := w.unread.Get(owner, attr)
 	g.MaxDepth = w.reg.maxDepth
 	return g.Valid(b)
 }

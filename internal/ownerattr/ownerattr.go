@@ -22,16 +22,16 @@ type entry[T any] struct {
 	val  T
 }
 
-// Get returns the value of an owner's attribute, and whether the table held it; a new one is what
-// Reset's forget left of an earlier batch's value in its place (so buffers are kept), else T's zero
-// value. owner is an index from 0; the pointer is good until the next Get or Reset.
-func (t *Table[T]) Get(owner int32, attr string) (*T, bool) {
+// Get returns the value of an owner's attribute. One the table did not hold is what Reset's forget
+// left of an earlier batch's value in its place (so buffers are kept), else T's zero value. owner is
+// an index from 0; the pointer is good until the next Get or Reset.
+func (t *Table[T]) Get(owner int32, attr string) *T {
 	for int(owner) >= len(t.first) {
 		t.first = append(t.first, -1)
 	}
 	for i := t.first[owner]; i >= 0; i = t.entries[i].prev {
 		if t.entries[i].attr == attr {
-			return &t.entries[i].val, true
+			return &t.entries[i].val
 		}
 	}
 	n := len(t.entries)
@@ -43,7 +43,7 @@ func (t *Table[T]) Get(owner int32, attr string) (*T, bool) {
 	e := &t.entries[n]
 	e.attr, e.prev = attr, t.first[owner]
 	t.first[owner] = int32(n)
-	return &e.val, false
+	return &e.val
 }
 
 // Reset empties the table for the next batch. forget, when not nil, is given each value to drop what

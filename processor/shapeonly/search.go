@@ -319,7 +319,7 @@ func forgetText(s *searched) { s.text = nil }
 // searchGrowing searches a long string attribute, from where it parts from the owner's previous one.
 func (b *batch) searchGrowing(owner int32, attr string, v pcommon.Value, sets []*fingerprint.Set) bool {
 	text := jsonraw.StringBytes(v.Str())
-	last, _ := b.searched.Get(owner, attr)
+	last := b.searched.Get(owner, attr)
 	out, changed := b.scanner.RedactedAfter(sets, text, b.p.keptKey, &last.verbatim, sharedPrefix(last.text, text))
 	last.text = text
 	if changed {

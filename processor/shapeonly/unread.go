@@ -155,7 +155,7 @@ func (n *nameSearch) attribute(owner int32, attr string, text []byte) bool {
 	if len(text) < n.shortest {
 		return false // and not remembered: what it holds was not looked at
 	}
-	clean, _ := n.clean.Get(owner, attr)
+	clean := n.clean.Get(owner, attr)
 	shared := sharedPrefix(*clean, text)
 	from, escapesFrom := max(0, shared-n.overlap), shared
 	for escapesFrom > 0 && text[escapesFrom-1] == '\\' {
