@@ -171,6 +171,11 @@ var contentSeeds = []contentSeed{
 			{1, formPlain, placeExistingValue, 4, 0x14}, {2, formEscaped, placeExistingValue, 3, 0x09}, {4, formDoubleEncoded, placeExistingValue, 3, 0x0d},
 			{3, formEscaped, placeAttribute, 5, 0x02}, {1, formEscaped, placeExistingValue, 4, 0x13}, {0, formPython, placeExistingValue, 1, 0x11},
 		}},
+	{1, 6, 0x09, 0, [5]string{"cus_27182818284590", "Ngozi Chukwuemeka-Adébáyọ̀", "ngozi, vip@example.ng", "quarterly, paused", "prefers calls; speaks Yorùbá"},
+		[]placement{
+			{2, formPlain, placeAttributeName, 3, 0}, {1, formOTLPValue, placeAttributeName, 4, 1}, {4, formEscaped, placeAttributeName, 5, 0x10},
+			{2, formPlain, placeTraceState, 3, 0}, {1, formPlain, placeTraceState, 4, 1}, {0, formJSON, placeTraceState, 5, 0},
+		}},
 }
 
 // Forms a planted copy takes.
@@ -208,6 +213,10 @@ const (
 	// placeExistingValue: inside a string attribute the span already has (a transcript, an answer, a
 	// tool's arguments), in one of the strings of its JSON or after its text.
 	placeExistingValue
+	// placeAttributeName: the name of an attribute of the span, or of a key of a map in one.
+	placeAttributeName
+	// placeTraceState: a member of the span's trace state, or of a link's.
+	placeTraceState
 	numPlaces
 )
 
@@ -401,6 +410,21 @@ func plantCopies(batches []ptrace.Traces, values []string, placements []placemen
 				span = spans[(int(p.target)+1)%len(spans)]
 			}
 			plantInExistingValue(span.Attributes(), value, p)
+		case placeAttributeName:
+			m := span.Attributes()
+			if p.variant&1 != 0 {
+				m = m.PutEmptyMap(key)
+			}
+			m.PutStr(plantedText(value, p), "noted")
+		case placeTraceState:
+			ts := span.TraceState()
+			if p.variant&1 != 0 {
+				l := span.Links().AppendEmpty()
+				l.SetTraceID(dc.TraceID())
+				l.SetSpanID(dc.SpanID())
+				ts = l.TraceState()
+			}
+			ts.FromRaw("congo=t61rcWkgMzE,crm=" + plantedText(value, p))
 		}
 	}
 }
@@ -699,9 +723,10 @@ type leakCheck struct {
 
 type locatedText struct{ where, text string }
 
-// collect reads a batch back from the OTLP JSON an exporter writes: every attribute value at any
-// depth (resource, scope, span, event, link), span and event names and status messages. Ids,
-// timestamps, attribute keys and the scope's name and version are not values and are not searched.
+// collect reads a batch back from the OTLP JSON an exporter writes: every attribute value and name at
+// any depth (resource, scope, span, event, link), span and event names, status messages and trace
+// states. Ids, timestamps, the scope's name and version, and the attribute names the conventions and
+// the configuration define are not searched.
 func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
 	t.Helper()
 	raw, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
@@ -713,13 +738,17 @@ func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
 				Scope struct{ Attributes []otlpJSONKeyValue }
 				Spans []struct {
 					Name       string
+					TraceState string
 					Attributes []otlpJSONKeyValue
 					Status     struct{ Message string }
 					Events     []struct {
 						Name       string
 						Attributes []otlpJSONKeyValue
 					}
-					Links []struct{ Attributes []otlpJSONKeyValue }
+					Links []struct {
+						TraceState string
+						Attributes []otlpJSONKeyValue
+					}
 				}
 			}
 		}
@@ -733,6 +762,7 @@ func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
 				where := batch + " span " + strconv.Quote(s.Name)
 				c.text(where+" name", s.Name)
 				c.text(where+" status message", s.Status.Message)
+				c.text(where+" trace state", s.TraceState)
 				c.attributes(where, s.Attributes)
 				for i, e := range s.Events {
 					c.text(fmt.Sprintf("%s event %d name", where, i), e.Name)
@@ -740,6 +770,7 @@ func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
 				}
 				for i, l := range s.Links {
 					c.attributes(fmt.Sprintf("%s link %d", where, i), l.Attributes)
+					c.text(fmt.Sprintf("%s link %d trace state", where, i), l.TraceState)
 				}
 			}
 		}
@@ -759,12 +790,16 @@ type otlpJSONAnyValue struct {
 	KvlistValue *struct{ Values []otlpJSONKeyValue }
 }
 
-// attributes collects a top-level attribute map: the id attributes are left alone whole.
+// attributes collects a top-level attribute map: the id attributes are left alone whole, and the names
+// the rules define are not searched.
 func (c *leakCheck) attributes(where string, kvs []otlpJSONKeyValue) {
 	for _, kv := range kvs {
 		if c.rules.protected[kv.Key] {
 			c.exemptValue(kv.Value)
 			continue
+		}
+		if !c.rules.structural[kv.Key] && !c.rules.kept[kv.Key] {
+			c.text(where+" attribute name", kv.Key)
 		}
 		c.value(where+" attribute "+kv.Key, kv.Key, kv.Value)
 	}
@@ -785,6 +820,9 @@ func (c *leakCheck) value(where, key string, v otlpJSONAnyValue) {
 		}
 	case v.KvlistValue != nil:
 		for _, kv := range v.KvlistValue.Values {
+			if !c.rules.kept[kv.Key] {
+				c.text(where+" key", kv.Key)
+			}
 			c.value(where+"."+kv.Key, kv.Key, kv.Value)
 		}
 	}

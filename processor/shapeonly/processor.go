@@ -34,7 +34,8 @@ type shapeOnly struct {
 	structural map[string]struct{}
 	// searchRules are the attributes the content search treats apart, found with one lookup per
 	// attribute: the ids users group and search by (call, run and session ids), which it leaves
-	// alone, and the kept keys, whose strings it leaves alone.
+	// alone; the kept keys, whose strings it leaves alone; and the structural attributes, whose names
+	// it does not search (every other name it does).
 	searchRules   map[string]searchRule
 	shapedClasses map[string]bool
 	tools         map[string]bool // normalised tool name: data-class or not
@@ -77,6 +78,9 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	}
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
 	p.searchRules = map[string]searchRule{}
+	for k := range p.structural {
+		p.searchRules[k] = searchValueOnly
+	}
 	for _, k := range cfg.KeptKeys {
 		p.searchRules[k] = searchKeptStrings
 	}

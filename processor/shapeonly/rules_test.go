@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
@@ -124,6 +125,55 @@ func TestContentIsWithheldWhereverItRepeats(t *testing.T) {
 	assert.Equal(t, "Refunded "+janeName+".", attr(h.run(other), 0, "app.summary"))
 }
 
+// TestContentInNamesAndPropagation: the search reads every string a record carries, not only values:
+// attribute names at any depth (an SDK that keys a map by its values, or flattens a record into
+// attributes named by them), trace states, and a log record's event name, severity text and body
+// keys. A name that holds a withheld value becomes "[withheld]" (numbered when the map holds one
+// already), its value searched as any other; a trace state loses the members that hold one. The
+// names the conventions and the configuration define are vocabulary and are not searched.
+func TestContentInNamesAndPropagation(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		byName(c)
+		c.StructuralKeys = []string{"app.owner." + janeEmail}
+	})
+	trace := pcommon.TraceID{11}
+	td := inTrace(spans(
+		customerSpan("find_customer", nil),
+		map[string]any{"name": "later", "crm." + janeEmail: "vip", "[withheld]": "already there",
+			"app.owner." + janeEmail: "structural by configuration"},
+	), trace)
+	later := spanAt(td, 1)
+	flags := later.Attributes().PutEmptyMap("app.flags") // in this order: the first renamed is "[withheld]"
+	flags.PutBool(janeEmail, true)
+	flags.PutInt("other", 1)
+	flags.PutEmptyMap(janeName).PutStr("plan", janeID)
+	later.TraceState().FromRaw("congo=t61rcWkgMzE,crm=" + janeEmail + ",rojo=00f067aa0ba902b7")
+	link := later.Links().AppendEmpty()
+	link.TraceState().FromRaw("crm=" + janeName)
+	link.Attributes().PutStr(janeName, "linked")
+	out := spanAt(h.run(td), 1)
+
+	assert.Equal(t, map[string]any{
+		"[withheld 2]": "vip", "[withheld]": "already there",
+		"app.flags":              map[string]any{"[withheld]": true, "other": int64(1), "[withheld 2]": map[string]any{"plan": "[withheld]"}},
+		"app.owner." + janeEmail: "structural by configuration",
+	}, out.Attributes().AsRaw())
+	assert.Equal(t, "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7", out.TraceState().AsRaw(), "the other members still propagate")
+	assert.Empty(t, out.Links().At(0).TraceState().AsRaw())
+	assert.Equal(t, map[string]any{"[withheld]": "linked"}, out.Links().At(0).Attributes().AsRaw())
+
+	ld := plog.NewLogs()
+	lr := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords().AppendEmpty()
+	lr.SetTraceID(trace)
+	lr.SetEventName("crm.lookup " + janeEmail)
+	lr.SetSeverityText("INFO " + janeName)
+	lr.Body().SetEmptyMap().PutStr(janeEmail, "found")
+	rec := h.runLogs(ld).ResourceLogs().At(0).ScopeLogs().At(0).LogRecords().At(0)
+	assert.Equal(t, "crm.lookup [withheld]", rec.EventName())
+	assert.Equal(t, "INFO [withheld]", rec.SeverityText())
+	assert.Equal(t, map[string]any{"[withheld]": "found"}, rec.Body().AsRaw())
+}
+
 // TestContentInGrowingText: a long attribute that begins with all but the last byte of the one its
 // owner held before is searched from where they part (search.go), and still has withheld a value that
 // its new part completes or adds.
@@ -204,14 +254,26 @@ func TestFingerprintBoundsFailClosed(t *testing.T) {
 	})
 	trace := pcommon.TraceID{7}
 	h.run(inTrace(spans(customerSpan("find_customer", nil)), trace))
-	out := h.run(inTrace(spans(map[string]any{"app.text": "an unrelated sentence", "gen_ai.operation.name": "chat",
-		"gen_ai.request.model": "gpt-4.1-mini Jane Roe", "session.id": "sess-0123456789", "gen_ai.usage.input_tokens": 1200}), trace))
-	assert.Equal(t, "[withheld]", attr(out, 0, "app.text"), "a saturated trace withholds everything")
+	saturated := inTrace(spans(map[string]any{"app.text": "an unrelated sentence", "gen_ai.operation.name": "chat",
+		"gen_ai.request.model": "gpt-4.1-mini Jane Roe", "session.id": "sess-0123456789", "gen_ai.usage.input_tokens": 1200,
+		"tags": map[string]any{"Jane Roe": 1, "vip": 2}}), trace)
+	spanAt(saturated, 0).TraceState().FromRaw("congo=t61rcWkgMzE,ot=th:8")
+	out := h.run(saturated)
+	assert.Equal(t, "[withheld]", attr(out, 0, "[withheld]"), "a saturated trace withholds everything, names too")
+	assert.Equal(t, "<missing>", attr(out, 0, "app.text"))
+	assert.Equal(t, `{"[withheld]":1,"vip":2}`, attr(out, 0, "tags"), "a name too short to hold a remembered value stays")
+	assert.Equal(t, "ot=th:8", spanAt(out, 0).TraceState().AsRaw(), "so does a short trace state member")
 	assert.Equal(t, "[withheld]", attr(out, 0, "gen_ai.request.model"),
 		"structural strings long enough to hold a value it could not remember are withheld too")
 	assert.Equal(t, "chat", attr(out, 0, "gen_ai.operation.name"), "a string too short to hold a remembered value stays")
 	assert.Equal(t, "sess-0123456789", attr(out, 0, "session.id"), "the ids users group by stay")
 	assert.Equal(t, "1200", attr(out, 0, "gen_ai.usage.input_tokens"), "numbers stay")
+	ld := plog.NewLogs()
+	lr := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords().AppendEmpty()
+	lr.SetTraceID(trace)
+	lr.SetEventName("app.customer.note")
+	assert.Equal(t, "[withheld]", h.runLogs(ld).ResourceLogs().At(0).ScopeLogs().At(0).LogRecords().At(0).EventName(),
+		"a log record's event name, as a span's name")
 
 	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{8}))
 	h.run(inTrace(spans(customerSpan("find_customer", nil)), pcommon.TraceID{9}))

@@ -106,8 +106,11 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 					span.Status().SetMessage(msg)
 					r.shaped = true
 				}
+				r.shaped = b.searchTraceState(span.TraceState(), o.sets) || r.shaped
 				for l := 0; l < span.Links().Len(); l++ {
-					r.shaped = b.searchMap(span.Links().At(l).Attributes(), o.sets) || r.shaped
+					link := span.Links().At(l)
+					r.shaped = b.searchMap(link.Attributes(), o.sets) || r.shaped
+					r.shaped = b.searchTraceState(link.TraceState(), o.sets) || r.shaped
 				}
 				inScope = appendSets(inScope, o.sets)
 			}
@@ -131,7 +134,9 @@ func (b *batch) searchLogs(ld plog.Logs) {
 		for j := 0; j < sls.Len(); j++ {
 			var inScope []*fingerprint.Set
 			scopeSaturated := false
-			for k := 0; k < sls.At(j).LogRecords().Len(); k++ {
+			logs := sls.At(j).LogRecords()
+			for k := 0; k < logs.Len(); k++ {
+				lr := logs.At(k)
 				r := &b.records[i]
 				i++
 				o := &b.owners[r.owner]
@@ -140,9 +145,23 @@ func (b *batch) searchLogs(ld plog.Logs) {
 				}
 				if o.saturated {
 					b.withholdRecord(r)
+					if lr.EventName() != "" {
+						lr.SetEventName(countsonly.Withheld)
+					}
+					if len(lr.SeverityText()) >= fingerprint.WindowLen {
+						lr.SetSeverityText(countsonly.Withheld)
+					}
 					scopeSaturated = true
 				}
 				if b.searchRecord(r, o.sets) {
+					r.shaped = true
+				}
+				if name, ok := b.redactText(o.sets, lr.EventName()); ok {
+					lr.SetEventName(name)
+					r.shaped = true
+				}
+				if severity, ok := b.redactText(o.sets, lr.SeverityText()); ok {
+					lr.SetSeverityText(severity)
 					r.shaped = true
 				}
 				inScope = appendSets(inScope, o.sets)
@@ -166,6 +185,7 @@ func (b *batch) searchShared(attrs pcommon.Map, sets []*fingerprint.Set, saturat
 			}
 			return true
 		})
+		b.withholdNames(attrs, true)
 		return
 	}
 	if len(sets) > 0 {
@@ -195,10 +215,13 @@ func (b *batch) withholdSpan(r *record, span ptrace.Span) {
 			e.SetName(countsonly.Withheld)
 		}
 	}
+	withholdTraceState(span.TraceState())
 	for l := 0; l < span.Links().Len(); l++ {
-		links := span.Links().At(l).Attributes()
-		b.shapeAttrs(links, -1, false)
-		b.withholdStructural(links)
+		link := span.Links().At(l)
+		b.shapeAttrs(link.Attributes(), -1, false)
+		b.withholdStructural(link.Attributes())
+		b.withholdNames(link.Attributes(), true)
+		withholdTraceState(link.TraceState())
 	}
 }
 
@@ -209,11 +232,14 @@ func (b *batch) withholdRecord(r *record) {
 		b.shapeWhole(r, -1)
 	}
 	b.withholdStructural(r.attrs)
+	b.withholdNames(r.attrs, true)
 	for j := 0; j < r.events.Len(); j++ {
 		if e := r.events.At(j); e.Name() != annotation.StuckEvent {
 			b.withholdStructural(e.Attributes())
+			b.withholdNames(e.Attributes(), true)
 		}
 	}
+	b.withholdNestedNames(r.body)
 	r.shaped = true
 }
 
@@ -265,8 +291,9 @@ func (b *batch) searchRecord(r *record, sets []*fingerprint.Set) bool {
 	return changed
 }
 
-// searchRule is how the content search treats an attribute. The zero rule searches every string the
-// value holds, at any depth.
+// searchRule is how the content search treats an attribute. The zero rule searches the attribute's
+// name and every string its value holds, at any depth: a name the search does not know may be data
+// (an SDK that flattens a record into attributes names them by its values).
 type searchRule uint8
 
 const (
@@ -274,18 +301,27 @@ const (
 	searchKeptStrings searchRule = iota + 1
 	// searchNone: an id users group and search by, left alone whatever it holds.
 	searchNone
+	// searchValueOnly: a name a convention or the configuration defines (structural attributes): the
+	// value is searched, the name is vocabulary.
+	searchValueOnly
 )
 
-// searchMap searches every attribute but the protected ids.
+// searchMap searches every attribute but the protected ids, and the names the search does not know.
 func (b *batch) searchMap(attrs pcommon.Map, sets []*fingerprint.Set) bool {
 	changed := false
+	var named []string
 	attrs.Range(func(k string, v pcommon.Value) bool {
-		if rule := b.p.searchRules[k]; rule != searchNone {
-			changed = b.searchValue(rule == searchKeptStrings, v, sets) || changed
+		rule := b.p.searchRules[k]
+		if rule == searchNone {
+			return true
 		}
+		if unknownName(k, rule) && b.scanner.Hit(sets, jsonraw.StringBytes(k)) {
+			named = append(named, k)
+		}
+		changed = b.searchValue(rule == searchKeptStrings, v, sets) || changed
 		return true
 	})
-	return changed
+	return b.matchNames(attrs, named) || changed
 }
 
 // searchAttributes is searchMap for a record's own attributes: a long string that begins with all but
@@ -294,17 +330,23 @@ func (b *batch) searchMap(attrs pcommon.Map, sets []*fingerprint.Set) bool {
 // is searched past them.
 func (b *batch) searchAttributes(owner int32, attrs pcommon.Map, sets []*fingerprint.Set) bool {
 	changed := false
+	var named []string
 	attrs.Range(func(k string, v pcommon.Value) bool {
-		switch rule := b.p.searchRules[k]; {
-		case rule == searchNone:
-		case rule == 0 && v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered:
+		rule := b.p.searchRules[k]
+		if rule == searchNone {
+			return true
+		}
+		if unknownName(k, rule) && b.scanner.Hit(sets, jsonraw.StringBytes(k)) {
+			named = append(named, k)
+		}
+		if rule != searchKeptStrings && v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {
 			changed = b.searchGrowing(owner, k, v, sets) || changed
-		default:
+		} else {
 			changed = b.searchValue(rule == searchKeptStrings, v, sets) || changed
 		}
 		return true
 	})
-	return changed
+	return b.matchNames(attrs, named) || changed
 }
 
 // searched is the last long string an owner's attribute held, and what the search found in it.
@@ -353,11 +395,16 @@ func (b *batch) searchValue(kept bool, v pcommon.Value, sets []*fingerprint.Set)
 		return changed
 	case pcommon.ValueTypeMap:
 		changed := false
+		var named []string
 		v.Map().Range(func(k string, inner pcommon.Value) bool {
-			changed = b.searchValue(b.p.shaper.Kept(k), inner, sets) || changed
+			kept := b.p.shaper.Kept(k)
+			if !kept && b.scanner.Hit(sets, jsonraw.StringBytes(k)) {
+				named = append(named, k)
+			}
+			changed = b.searchValue(kept, inner, sets) || changed
 			return true
 		})
-		return changed
+		return b.matchNames(v.Map(), named) || changed
 	case pcommon.ValueTypeBytes:
 		if b.scanner.Hit(sets, v.Bytes().AsRaw()) {
 			v.SetStr(countsonly.Withheld)
@@ -368,7 +415,8 @@ func (b *batch) searchValue(kept bool, v pcommon.Value, sets []*fingerprint.Set)
 	return false
 }
 
-// redactText redacts a plain string (a span or event name, a status message).
+// redactText redacts a plain string (a span, event or log event name, a status message, a severity
+// text).
 func (b *batch) redactText(sets []*fingerprint.Set, s string) (string, bool) {
 	out, changed := b.scanner.RedactedText(sets, jsonraw.StringBytes(s))
 	if !changed {

@@ -1,0 +1,56 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package shapeonly
+
+import (
+	"strings"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/fingerprint"
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// A W3C trace state ("vendor=value,...") is propagation data, but any string can ride in it. A
+// member is dropped rather than rewritten: "[withheld]" would not be a valid one. The rules are in
+// docs/design.md.
+
+// searchTraceState drops the members of a W3C trace state ("vendor=value,...") that hold a withheld
+// value: "[withheld]" would not be a valid member, and the others still propagate as they were. When
+// what is left still holds one (a value with a comma spans members), the whole trace state goes.
+func (b *batch) searchTraceState(ts pcommon.TraceState, sets []*fingerprint.Set) bool {
+	raw := ts.AsRaw()
+	if !b.scanner.Hit(sets, jsonraw.StringBytes(raw)) {
+		return false
+	}
+	var kept []string
+	for member := range strings.SplitSeq(raw, ",") {
+		if !b.scanner.Hit(sets, jsonraw.StringBytes(member)) {
+			kept = append(kept, member)
+		}
+	}
+	left := strings.Join(kept, ",")
+	if b.scanner.Hit(sets, jsonraw.StringBytes(left)) {
+		left = ""
+	}
+	ts.FromRaw(left)
+	b.matched++
+	return true
+}
+
+// withholdTraceState drops the members of a saturated trace's trace state long enough to hold a value
+// it could not remember.
+func withholdTraceState(ts pcommon.TraceState) {
+	raw := ts.AsRaw()
+	if len(raw) < fingerprint.WindowLen {
+		return
+	}
+	var kept []string
+	for member := range strings.SplitSeq(raw, ",") {
+		if len(member) < fingerprint.WindowLen {
+			kept = append(kept, member)
+		}
+	}
+	ts.FromRaw(strings.Join(kept, ","))
+}
