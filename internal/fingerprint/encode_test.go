@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -73,6 +74,44 @@ func TestEncodeJSONDecodesBack(t *testing.T) {
 			var got string
 			if err := json.Unmarshal([]byte(`"`+string(enc)+`"`), &got); err != nil || got != s {
 				t.Fatalf("encodeJSON(%q) = %q, decodes to %q (%v)", s, enc, got, err)
+			}
+		}
+	}
+}
+
+// encodeURL returns s percent-encoded the way r picks, as URL encoders write a value: every byte but
+// the unreserved ones (RFC 3986: letters, digits, "-._~") as %XX with upper- or lower-case hex, an
+// unreserved one as itself or, now and then, as %XX too; with form, a space as '+' (the form
+// encoding of query strings).
+func encodeURL(r *rand.Rand, s []byte, form bool) []byte {
+	var out []byte
+	for _, c := range s {
+		unreserved := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+		switch {
+		case unreserved && r.IntN(4) != 0:
+			out = append(out, c)
+		case form && c == ' ':
+			out = append(out, '+')
+		case r.IntN(2) == 0:
+			out = fmt.Appendf(out, "%%%02X", c)
+		default:
+			out = fmt.Appendf(out, "%%%02x", c)
+		}
+	}
+	return out
+}
+
+// TestEncodeURLDecodesBack checks encodeURL against net/url.
+func TestEncodeURLDecodesBack(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, s := range []string{"Zoë Roe-Whitfield", "zoe+vip@example.com", "100% & more/less?", "\x00\xff"} {
+		for range 50 {
+			got, err := url.PathUnescape(string(encodeURL(r, []byte(s), false)))
+			if err != nil || got != s {
+				t.Fatalf("encodeURL(%q) decodes to %q (%v)", s, got, err)
+			}
+			if got, err = url.QueryUnescape(string(encodeURL(r, []byte(s), true))); err != nil || got != s {
+				t.Fatalf("encodeURL(%q, form) decodes to %q (%v)", s, got, err)
 			}
 		}
 	}

@@ -18,10 +18,12 @@ type Scanner struct {
 	startHits    []hit           // hits of a decoding that alternativeReadings tries
 	views        [maxLevels]view // views[l-1] is the text decoded l times
 	local        [maxLevels]view // decodings of a text read from a point inside an escape
-	spans        []span          // ranges of the scanned text to withhold
-	docSpans     []span          // RedactJSON's regions, a stack for the documents inside documents
-	out          []byte          // RedactText's output of the previous round
-	key          []byte          // a decoded object key
+	url          view            // a view's URL escapes decoded (url.go)
+	urlHits      []hit
+	spans        []span // ranges of the scanned text to withhold
+	docSpans     []span // RedactJSON's regions, a stack for the documents inside documents
+	out          []byte // RedactText's output of the previous round
+	key          []byte // a decoded object key
 }
 
 // Verbatim are the offsets of a text where a search found a remembered window, in the text as it is
@@ -85,6 +87,7 @@ func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 		for i := n; i < len(sc.spans); i++ {
 			sc.spans[i] = sc.toText(level, sc.spans[i])
 		}
+		sc.searchURLView(sets, level, t, s)
 		if s.firstOnly && len(sc.spans) > 0 {
 			return true
 		}

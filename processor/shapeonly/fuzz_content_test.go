@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -175,6 +176,7 @@ var contentSeeds = []contentSeed{
 		[]placement{
 			{2, formPlain, placeAttributeName, 3, 0}, {1, formOTLPValue, placeAttributeName, 4, 1}, {4, formEscaped, placeAttributeName, 5, 0x10},
 			{2, formPlain, placeTraceState, 3, 0}, {1, formPlain, placeTraceState, 4, 1}, {0, formJSON, placeTraceState, 5, 0},
+			{1, formURL, placeAttribute, 3, 0}, {2, formURL, placeExistingValue, 4, 1},
 		}},
 }
 
@@ -197,6 +199,9 @@ const (
 	formDoubleEncoded
 	// formOTLPValue: an OTLP map or slice holding the value; as text where a place holds only text.
 	formOTLPValue
+	// formURL: the value in a URL's query string, as net/url's QueryEscape writes it ('+' for a
+	// space) or its PathEscape (%20).
+	formURL
 	numForms
 )
 
@@ -539,6 +544,12 @@ func plantedText(value string, p placement) string {
 			text = `{"context":` + jsonStringLiteral(text, false) + `}`
 		}
 		return text
+	case formURL:
+		escaped := url.QueryEscape(value)
+		if v&1 != 0 {
+			escaped = url.PathEscape(value)
+		}
+		return "https://crm.example/v1/customers?email=" + escaped + "&page=2"
 	}
 	// formJSON, and formOTLPValue where only text fits.
 	var doc any = map[string]any{"note": value}
@@ -898,7 +909,8 @@ const maxEscapeDecodes = 3
 func holdsLeaf(text, leaf string) bool {
 	for level := 0; ; level++ {
 		text = withheldMarkers.ReplaceAllLiteralString(text, "\x00")
-		if strings.Contains(text, leaf) {
+		if strings.Contains(text, leaf) || strings.Contains(decodeURLEscapes(text, false), leaf) ||
+			strings.Contains(decodeURLEscapes(text, true), leaf) {
 			return true
 		}
 		if level == maxEscapeDecodes || !strings.Contains(text, `\`) {
@@ -1107,6 +1119,29 @@ func pythonJSONEscape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// decodeURLEscapes decodes every %XX in s wherever it stands, and with form every '+' to a space, as
+// a reader of a URL would; a '%' without two hex digits stays.
+func decodeURLEscapes(s string, form bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '+' && form:
+			b.WriteByte(' ')
+		case s[i] == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
+			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b.WriteByte(byte(n))
+			i += 2
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // decodeJSONEscapes decodes every JSON escape sequence in s wherever it stands (s need not be a JSON

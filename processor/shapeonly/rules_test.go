@@ -174,6 +174,19 @@ func TestContentInNamesAndPropagation(t *testing.T) {
 	assert.Equal(t, map[string]any{"[withheld]": "found"}, rec.Body().AsRaw())
 }
 
+// TestContentInURLs: a value copied into a URL is found through its escapes, percent-encoded or with
+// '+' for its spaces, as in the query string of an HTTP client span under a tool call.
+func TestContentInURLs(t *testing.T) {
+	h := newHarness(t, byName)
+	out := h.run(inTrace(spans(
+		customerSpan("find_customer", nil),
+		map[string]any{"name": "GET", "url.full": "https://crm.example/v1/customers?email=jane.roe%40example-mail.test&name=Jane+Roe-Whitfield&page=2",
+			"url.query": "who=Jane%20Roe-Whitfield"},
+	), pcommon.TraceID{12}))
+	assert.Equal(t, "https://crm.example/v1/customers?email=[withheld]&name=[withheld]&page=2", attr(out, 1, "url.full"))
+	assert.Equal(t, "who=[withheld]", attr(out, 1, "url.query"))
+}
+
 // TestContentInGrowingText: a long attribute that begins with all but the last byte of the one its
 // owner held before is searched from where they part (search.go), and still has withheld a value that
 // its new part completes or adds.

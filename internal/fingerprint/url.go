@@ -1,0 +1,108 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package fingerprint
+
+import "bytes"
+
+// URL escapes. A value copied into a URL (an HTTP client span's url.full or url.query, a link in a
+// message) is written with %XX for every byte a URL cannot hold as it is (RFC 3986), and with '+'
+// for a space in the form encoding that HTML forms, Python's urlencode and JavaScript's
+// URLSearchParams write. Each text the search reads, as it is and at each level of JSON decoding,
+// is also read with its URL escapes decoded.
+
+// urlEscaped reports whether text holds a URL escape: a '+', or a '%' and two hex digits.
+func urlEscaped(text []byte) bool {
+	if bytes.IndexByte(text, '+') >= 0 {
+		return true
+	}
+	return nextPercentEscape(text, 0) < len(text)
+}
+
+// nextPercentEscape returns the offset of the first "%XX" at or after from, or len(src).
+func nextPercentEscape(src []byte, from int) int {
+	for from < len(src) {
+		j := bytes.IndexByte(src[from:], '%')
+		if j < 0 {
+			return len(src)
+		}
+		from += j
+		if from+2 < len(src) && hexValue(src[from+1]) < 16 && hexValue(src[from+2]) < 16 {
+			return from
+		}
+		from++
+	}
+	return len(src)
+}
+
+// indexFrom returns the offset of the first c at or after from, or len(src).
+func indexFrom(src []byte, from int, c byte) int {
+	if j := bytes.IndexByte(src[from:], c); j >= 0 {
+		return from + j
+	}
+	return len(src)
+}
+
+// hexValue is the value of a hex digit, or 16 for any other byte.
+func hexValue(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 16
+}
+
+// decodeURL sets v to src with its URL escapes decoded, reusing v's buffers: "%XX" to the byte it
+// stands for, '+' to a space. Any bytes decode (a '%' without two hex digits is kept), and decoding
+// never lengthens the text. The bytes decoded need not be UTF-8: a name's "%C3%AB" decodes to the
+// two bytes of "ë", as its remembered windows hold it.
+func (v *view) decodeURL(src []byte) {
+	v.text, v.escapes = v.text[:0], v.escapes[:0]
+	percent, plus := nextPercentEscape(src, 0), indexFrom(src, 0, '+')
+	for i := 0; i < len(src); {
+		if percent < i {
+			percent = nextPercentEscape(src, i)
+		}
+		if plus < i {
+			plus = indexFrom(src, i, '+')
+		}
+		k := min(percent, plus)
+		v.text = append(v.text, src[i:k]...)
+		if k == len(src) {
+			return
+		}
+		dst := int32(len(v.text))
+		size := 1
+		if k == plus {
+			v.text = append(v.text, ' ')
+		} else {
+			v.text = append(v.text, hexValue(src[k+1])<<4|hexValue(src[k+2]))
+			size = 3
+		}
+		v.escapes = append(v.escapes, escape{src: int32(k), srcEnd: int32(k + size), dst: dst, dstEnd: dst + 1})
+		i = k + size
+	}
+}
+
+// searchURLView searches t, the scanned text decoded level times, whose hits are in sc.hits, with
+// its URL escapes decoded too, and adds the regions it finds to sc.spans, mapped back to the scanned
+// text. Only the windows that hold a decoded byte are looked up.
+func (sc *Scanner) searchURLView(sets []*Set, level int, t []byte, s search) {
+	if !urlEscaped(t) {
+		return
+	}
+	v := &sc.url
+	v.decodeURL(t)
+	sc.urlHits = sc.hitsOfDecoded(sets, v, sc.hits, sc.urlHits[:0])
+	n := len(sc.spans)
+	sc.spans = appendRegions(sc.spans, sets, v.text, sc.urlHits, s.widen)
+	for i := n; i < len(sc.spans); i++ {
+		sp := sc.spans[i]
+		sp.start, sp.end = v.source(sp.start, sp.end)
+		sc.spans[i] = sc.toText(level, sp)
+	}
+}
