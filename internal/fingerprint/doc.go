@@ -55,14 +55,16 @@
 // sequence is also tried as the start of a leaf read afresh from there; nearly all are ruled out
 // by the first byte or the first window they would give, without decoding anything.
 //
-// Each of those readings is also read with its URL escapes decoded (url.go): %XX, and '+' for a
-// space as query strings write it, so a leaf copied into a URL is found; only the windows that
-// hold a decoded byte are looked up again.
+// Each of those readings is also read with its URL escapes decoded (url.go: %XX, and '+' for a
+// space as query strings write it) and with its HTML character references decoded (html.go), so a
+// leaf copied into a URL, or into HTML or XML, is found; only the windows that hold a decoded byte
+// are looked up again (other.go).
 //
 // The guarantee, fuzzed by FuzzInvariant: after AddLeaf(s) and Build with len(s) >= 8, a text
 // holding s verbatim, or JSON-encoded up to three times with any mix of escapes, anywhere among any
 // bytes, comes back from RedactText holding neither s nor that encoding of it; so does one holding
-// s URL-encoded (and then perhaps JSON-encoded) after a byte that ends any escape before it. A leaf that is part
+// s URL-encoded or HTML-escaped (and then perhaps JSON-encoded) after a byte that ends any escape
+// before it. A leaf that is part
 // of the marker itself ("withheld") is the exception: the marker is what replaces it. Text that
 // shares no window with any leaf comes back byte for byte.
 //

@@ -6,6 +6,7 @@ package fingerprint
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"math/rand/v2"
 	"net/url"
 	"testing"
@@ -101,17 +102,48 @@ func encodeURL(r *rand.Rand, s []byte, form bool) []byte {
 	return out
 }
 
-// TestEncodeURLDecodesBack checks encodeURL against net/url.
-func TestEncodeURLDecodesBack(t *testing.T) {
+// encodeHTML returns s (valid UTF-8) with its markup characters escaped the way r picks, as HTML and
+// XML escapers write them: each of & < > " ' as its named reference or as a decimal or hex numeric
+// one (Go's html package writes &#39; and &#34;, Python's html.escape &#x27; and &quot;), and any
+// other character now and then as a numeric reference too.
+func encodeHTML(r *rand.Rand, s []byte) []byte {
+	named := map[rune]string{'&': "amp", '<': "lt", '>': "gt", '"': "quot", '\'': "apos"}
+	var out []byte
+	for _, c := range string(s) {
+		name, markup := named[c]
+		switch choice := r.IntN(8); {
+		case !markup && choice > 0:
+			out = utf8.AppendRune(out, c)
+		case markup && choice < 3:
+			out = append(append(append(out, '&'), name...), ';')
+		case choice%2 == 0:
+			out = fmt.Appendf(out, "&#%d;", c)
+		default:
+			out = fmt.Appendf(out, "&#x%X;", c)
+		}
+	}
+	return out
+}
+
+// TestEncodeURLAndHTMLDecodeBack checks the test's URL and HTML encoders against net/url and html.
+func TestEncodeURLAndHTMLDecodeBack(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, s := range []string{"Zoë Roe-Whitfield", "zoe+vip@example.com", "100% & more/less?", "\x00\xff"} {
-		for range 50 {
-			got, err := url.PathUnescape(string(encodeURL(r, []byte(s), false)))
-			if err != nil || got != s {
-				t.Fatalf("encodeURL(%q) decodes to %q (%v)", s, got, err)
-			}
-			if got, err = url.QueryUnescape(string(encodeURL(r, []byte(s), true))); err != nil || got != s {
-				t.Fatalf("encodeURL(%q, form) decodes to %q (%v)", s, got, err)
+	unescapeHTML := func(s string) (string, error) { return html.UnescapeString(s), nil }
+	for _, c := range []struct {
+		name   string
+		encode func([]byte) []byte
+		decode func(string) (string, error)
+	}{
+		{"percent", func(s []byte) []byte { return encodeURL(r, s, false) }, url.PathUnescape},
+		{"form", func(s []byte) []byte { return encodeURL(r, s, true) }, url.QueryUnescape},
+		{"html", func(s []byte) []byte { return encodeHTML(r, s) }, unescapeHTML},
+	} {
+		for _, s := range []string{"Zoë O'Brien", "zoe+vip@example.com", `100% <b>"VIP"</b> & more/less?`, "emoji 😀 &amp; literal"} {
+			for range 50 {
+				enc := c.encode([]byte(s))
+				if got, err := c.decode(string(enc)); err != nil || got != s {
+					t.Fatalf("%s: %q encoded as %q decodes to %q (%v)", c.name, s, enc, got, err)
+				}
 			}
 		}
 	}

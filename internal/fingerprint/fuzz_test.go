@@ -15,9 +15,10 @@ import (
 
 // FuzzInvariant checks the promise: once a leaf is added, a text that holds it verbatim, or
 // JSON-encoded up to three times with any mix of escapes, anywhere among any bytes, comes back
-// without the leaf and without that encoding of it. So does one that holds it URL-encoded (and
-// then perhaps JSON-encoded), after a byte that ends any escape before it ('=' here, as in a query
-// string): a '%' right before a value that begins with hex digits would make an escape of them.
+// without the leaf and without that encoding of it. So does one that holds it URL-encoded or
+// HTML-escaped (and then perhaps JSON-encoded), after a byte that ends any escape before it ('='
+// here, as in a query string): a '%' right before a value that begins with hex digits would make an
+// escape of them, as would a '&' before one that begins "amp;".
 func FuzzInvariant(f *testing.F) {
 	for _, seed := range []struct {
 		leaf, prefix, suffix string
@@ -32,6 +33,7 @@ func FuzzInvariant(f *testing.F) {
 		{"jane.roe@example-mail.test", "https://api.example/send?to", "&n=1", 4},
 		{"Zoë Roe-Whitfield", "?name", "", 9},
 		{"ab 12 cd+ef", "%", "%4", 8},
+		{`Zoë O'Brien <vip> & "co"`, "<p>Dear", ",</p>", 13},
 	} {
 		f.Add([]byte(seed.leaf), []byte(seed.prefix), []byte(seed.suffix), uint64(len(seed.prefix)), seed.levels)
 	}
@@ -42,8 +44,13 @@ func FuzzInvariant(f *testing.F) {
 		}
 		enc := leaf
 		r := rand.New(rand.NewPCG(seed, ^seed))
-		if mode := levels / (maxLevels + 1) % 3; mode > 0 {
+		switch mode := levels / (maxLevels + 1) % 4; {
+		case mode == 1 || mode == 2:
 			enc = encodeURL(r, enc, mode == 2)
+		case mode == 3 && utf8.Valid(enc):
+			enc = encodeHTML(r, enc)
+		}
+		if !bytes.Equal(enc, leaf) {
 			prefix = append(prefix[:len(prefix):len(prefix)], '=') // a copy: the fuzzer's arguments may share memory
 		}
 		if utf8.Valid(enc) { // an encoder can only write text
@@ -65,12 +72,13 @@ func FuzzInvariant(f *testing.F) {
 }
 
 // FuzzUnrelatedText checks the other half: text that shares no 8-byte window with any leaf, and
-// has no escapes that could hide one (JSON's backslash, URL's '%' and '+'), comes back byte for byte.
+// has no escapes that could hide one (JSON's backslash, URL's '%' and '+', HTML's '&'), comes back
+// byte for byte.
 func FuzzUnrelatedText(f *testing.F) {
 	f.Add([]byte("Jane Roe-Whitfield"), []byte("Dr. Whitfield, Jane Roe and Roe-Whitfield"))
 	f.Add([]byte("jane.roe@example.com"), []byte("see www.example.com"))
 	f.Fuzz(func(t *testing.T, leaf, text []byte) {
-		for _, escape := range []string{`\`, "%", "+"} {
+		for _, escape := range []string{`\`, "%", "+", "&"} {
 			text = bytes.ReplaceAll(text, []byte(escape), nil)
 		}
 		for i := 0; i+WindowLen <= len(text); i++ {

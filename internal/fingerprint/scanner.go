@@ -18,8 +18,8 @@ type Scanner struct {
 	startHits    []hit           // hits of a decoding that alternativeReadings tries
 	views        [maxLevels]view // views[l-1] is the text decoded l times
 	local        [maxLevels]view // decodings of a text read from a point inside an escape
-	url          view            // a view's URL escapes decoded (url.go)
-	urlHits      []hit
+	other        view            // a view read another way: URL escapes (url.go), HTML references (html.go)
+	otherHits    []hit
 	spans        []span // ranges of the scanned text to withhold
 	docSpans     []span // RedactJSON's regions, a stack for the documents inside documents
 	out          []byte // RedactText's output of the previous round
@@ -66,6 +66,7 @@ func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 		return false
 	}
 	levels := 0
+	var other otherMarks
 	for level := 0; level <= maxLevels; level++ {
 		if level > 0 {
 			src := sc.textAt(text, level-1)
@@ -74,6 +75,9 @@ func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 			}
 			sc.views[level-1].decode(src)
 			levels = level
+			other |= sc.views[level-1].decodedMarks()
+		} else {
+			other = marksOf(text)
 		}
 		t := sc.textAt(text, level)
 		if level == 0 {
@@ -87,7 +91,9 @@ func (sc *Scanner) find(sets []*Set, text []byte, s search) bool {
 		for i := n; i < len(sc.spans); i++ {
 			sc.spans[i] = sc.toText(level, sc.spans[i])
 		}
-		sc.searchURLView(sets, level, t, s)
+		if other != 0 {
+			sc.searchOtherEncodings(sets, level, t, other, s)
+		}
 		if s.firstOnly && len(sc.spans) > 0 {
 			return true
 		}

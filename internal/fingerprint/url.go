@@ -8,16 +8,7 @@ import "bytes"
 // URL escapes. A value copied into a URL (an HTTP client span's url.full or url.query, a link in a
 // message) is written with %XX for every byte a URL cannot hold as it is (RFC 3986), and with '+'
 // for a space in the form encoding that HTML forms, Python's urlencode and JavaScript's
-// URLSearchParams write. Each text the search reads, as it is and at each level of JSON decoding,
-// is also read with its URL escapes decoded.
-
-// urlEscaped reports whether text holds a URL escape: a '+', or a '%' and two hex digits.
-func urlEscaped(text []byte) bool {
-	if bytes.IndexByte(text, '+') >= 0 {
-		return true
-	}
-	return nextPercentEscape(text, 0) < len(text)
-}
+// URLSearchParams write.
 
 // nextPercentEscape returns the offset of the first "%XX" at or after from, or len(src).
 func nextPercentEscape(src []byte, from int) int {
@@ -85,24 +76,5 @@ func (v *view) decodeURL(src []byte) {
 		}
 		v.escapes = append(v.escapes, escape{src: int32(k), srcEnd: int32(k + size), dst: dst, dstEnd: dst + 1})
 		i = k + size
-	}
-}
-
-// searchURLView searches t, the scanned text decoded level times, whose hits are in sc.hits, with
-// its URL escapes decoded too, and adds the regions it finds to sc.spans, mapped back to the scanned
-// text. Only the windows that hold a decoded byte are looked up.
-func (sc *Scanner) searchURLView(sets []*Set, level int, t []byte, s search) {
-	if !urlEscaped(t) {
-		return
-	}
-	v := &sc.url
-	v.decodeURL(t)
-	sc.urlHits = sc.hitsOfDecoded(sets, v, sc.hits, sc.urlHits[:0])
-	n := len(sc.spans)
-	sc.spans = appendRegions(sc.spans, sets, v.text, sc.urlHits, s.widen)
-	for i := n; i < len(sc.spans); i++ {
-		sp := sc.spans[i]
-		sp.start, sp.end = v.source(sp.start, sp.end)
-		sc.spans[i] = sc.toText(level, sp)
 	}
 }

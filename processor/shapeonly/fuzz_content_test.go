@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/url"
 	"regexp"
@@ -178,6 +179,11 @@ var contentSeeds = []contentSeed{
 			{2, formPlain, placeTraceState, 3, 0}, {1, formPlain, placeTraceState, 4, 1}, {0, formJSON, placeTraceState, 5, 0},
 			{1, formURL, placeAttribute, 3, 0}, {2, formURL, placeExistingValue, 4, 1},
 		}},
+	{2, 7, 0x1a, 0, [5]string{"cus_16180339887498", `Zoë "Q" O'Brien`, "o'brien&sons@example.ie", "<b>gold</b> & more", `He said "call after 6" & hung up`},
+		[]placement{
+			{1, formHTML, placeAttribute, 3, 0}, {4, formHTML, placeEventAttribute, 4, 1}, {3, formHTML, placeExistingValue, 5, 0},
+			{2, formHTML, placeStatus, 3, 1}, {1, formHTML, placeSpanName, 4, 0},
+		}},
 }
 
 // Forms a planted copy takes.
@@ -202,6 +208,9 @@ const (
 	// formURL: the value in a URL's query string, as net/url's QueryEscape writes it ('+' for a
 	// space) or its PathEscape (%20).
 	formURL
+	// formHTML: the value in an HTML paragraph, escaped as Go's html.EscapeString writes it (&#39;)
+	// or as Python's html.escape does (&#x27;, &quot;).
+	formHTML
 	numForms
 )
 
@@ -550,6 +559,12 @@ func plantedText(value string, p placement) string {
 			escaped = url.PathEscape(value)
 		}
 		return "https://crm.example/v1/customers?email=" + escaped + "&page=2"
+	case formHTML:
+		escaped := html.EscapeString(value)
+		if v&1 != 0 {
+			escaped = strings.NewReplacer("&#39;", "&#x27;", "&#34;", "&quot;").Replace(escaped)
+		}
+		return "<p>Dear " + escaped + ",</p>"
 	}
 	// formJSON, and formOTLPValue where only text fits.
 	var doc any = map[string]any{"note": value}
@@ -910,7 +925,7 @@ func holdsLeaf(text, leaf string) bool {
 	for level := 0; ; level++ {
 		text = withheldMarkers.ReplaceAllLiteralString(text, "\x00")
 		if strings.Contains(text, leaf) || strings.Contains(decodeURLEscapes(text, false), leaf) ||
-			strings.Contains(decodeURLEscapes(text, true), leaf) {
+			strings.Contains(decodeURLEscapes(text, true), leaf) || strings.Contains(html.UnescapeString(text), leaf) {
 			return true
 		}
 		if level == maxEscapeDecodes || !strings.Contains(text, `\`) {

@@ -187,6 +187,21 @@ func TestContentInURLs(t *testing.T) {
 	assert.Equal(t, "who=[withheld]", attr(out, 1, "url.query"))
 }
 
+// TestContentInHTML: a value copied into HTML or XML is found through its character references, as
+// Go's html package, Python's html.escape and XML escapers write them.
+func TestContentInHTML(t *testing.T) {
+	h := newHarness(t, byName)
+	out := h.run(inTrace(spans(
+		map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer", "gen_ai.tool.call.id": "call_1",
+			"gen_ai.tool.call.result": `{"name":"Zoë O'Brien","note":"prefers <b>post</b> & phone"}`},
+		map[string]any{"name": "send_email", "app.body": "<p>Dear Zoë O&#39;Brien,</p>", "app.body.python": "<p>Dear Zoë O&#x27;Brien,</p>",
+			"app.xml": "<note>prefers &lt;b&gt;post&lt;/b&gt; &amp; phone</note>"},
+	), pcommon.TraceID{13}))
+	assert.Equal(t, "<p>Dear [withheld],</p>", attr(out, 1, "app.body"))
+	assert.Equal(t, "<p>Dear [withheld],</p>", attr(out, 1, "app.body.python"))
+	assert.Equal(t, "<note>[withheld]</note>", attr(out, 1, "app.xml"))
+}
+
 // TestContentInGrowingText: a long attribute that begins with all but the last byte of the one its
 // owner held before is searched from where they part (search.go), and still has withheld a value that
 // its new part completes or adds.
