@@ -201,13 +201,16 @@ def tool_response_part(call_id, response):
     return {"type": "tool_call_response", "id": call_id, "response": response}
 
 
-def case_genai_structured_span():
-    t = 1
-    T = tid(t)
-    agent, chat1, tool1, tool2, chat2 = (sid(t, i) for i in range(1, 6))
-    scope = {"name": "genai-semconv-spec", "version": "semantic-conventions-genai@2b902ce"}
-    common = {"gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o"}
-    in1 = [{"role": "user", "parts": [text_part(USER_TEXT)]}]
+SOURCE_INPUT_MESSAGES = {
+    "repo": SEMCONV_GENAI, "path": "model/gen-ai/gen-ai-input-messages.json", "ref": SEMCONV_GENAI_REF,
+    "what": "ChatMessage {role, parts}; ToolCallRequestPart {type:tool_call, id, name, arguments}; ToolCallResponsePart {type:tool_call_response, id, response}",
+}
+
+
+def genai_first_round(user_text):
+    """The first round of the GenAI cases: the user's question, the model's two tool calls, and the
+    next call's input with both results; as (in1, out1, in2)."""
+    in1 = [{"role": "user", "parts": [text_part(user_text)]}]
     out1 = [{"role": "assistant", "parts": [
         tool_call_part("call_1", "find_customer", FIND_ARGS),
         tool_call_part("call_2", "get_weather", WEATHER_ARGS),
@@ -217,6 +220,16 @@ def case_genai_structured_span():
         {"role": "tool", "parts": [tool_response_part("call_1", RECORD)]},
         {"role": "tool", "parts": [tool_response_part("call_2", WEATHER)]},
     ]
+    return in1, out1, in2
+
+
+def case_genai_structured_span():
+    t = 1
+    T = tid(t)
+    agent, chat1, tool1, tool2, chat2 = (sid(t, i) for i in range(1, 6))
+    scope = {"name": "genai-semconv-spec", "version": "semantic-conventions-genai@2b902ce"}
+    common = {"gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o"}
+    in1, out1, in2 = genai_first_round(USER_TEXT)
     out2 = [{"role": "assistant", "parts": [text_part(FINAL_TEXT)], "finish_reason": "stop"}]
     spans = [
         span(T, agent, "invoke_agent support-agent", 0, 900, {
@@ -250,8 +263,7 @@ def case_genai_structured_span():
     add_case(
         "genai-structured-span", [f],
         [
-            {"repo": SEMCONV_GENAI, "path": "model/gen-ai/gen-ai-input-messages.json", "ref": SEMCONV_GENAI_REF,
-             "what": "ChatMessage {role, parts}; ToolCallRequestPart {type:tool_call, id, name, arguments}; ToolCallResponsePart {type:tool_call_response, id, response}"},
+            SOURCE_INPUT_MESSAGES,
             {"repo": SEMCONV_GENAI, "path": "model/gen-ai/gen-ai-output-messages.json", "ref": SEMCONV_GENAI_REF,
              "what": "OutputMessage {role, parts, finish_reason (deprecated, optional; enum stop|length|content_filter|tool_call|compaction|error)}"},
             {"repo": SEMCONV_GENAI, "path": "model/gen-ai/spans.yaml", "ref": "7e7e4e763354b505b8e1f76512f17a1977b00f70",
@@ -1407,6 +1419,80 @@ def case_finish():
 
 # ---------------------------------------------------------------------------
 
+# ---------------------------------------------------------------------------
+# A copy outside any transcript: the HTTP client span an instrumented HTTP library writes under a tool
+# call, whose url.full carries the tool's arguments in its query string, percent- and form-encoded.
+
+SEMCONV_URL_REF = "12e714652e248bbf18ef51f7ef9039739dc12ca2"
+SEND_ARGS = {"to": RECORD["email"], "name": RECORD["name"], "phone": RECORD["phone"]}
+
+
+def case_genai_http_client_span():
+    t = 30
+    T = tid(t)
+    agent, chat1, tool1, tool2, chat2, tool3, http, chat3 = (sid(t, i) for i in range(1, 9))
+    scope = {"name": "genai-semconv-spec", "version": "semantic-conventions-genai@2b902ce"}
+    http_scope = {"name": "opentelemetry.instrumentation.requests", "version": "0.55b0"}
+    common = {"gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o"}
+    in1, out1, in2 = genai_first_round(USER_TEXT + " Then send them a confirmation.")
+    out2 = [{"role": "assistant", "parts": [tool_call_part("call_3", "send_confirmation", SEND_ARGS)],
+             "finish_reason": "tool_call"}]
+    in3 = in2 + [
+        {"role": "assistant", "parts": out2[0]["parts"]},
+        {"role": "tool", "parts": [tool_response_part("call_3", {"status": "queued"})]},
+    ]
+    out3 = [{"role": "assistant", "parts": [text_part(FINAL_TEXT + " Confirmation queued.")], "finish_reason": "stop"}]
+    query = "to=jane.roe%40example-mail.test&name=Jane+Roe-Whitfield&phone=%2B1%20415%20555%200199"
+
+    def chat(sid_, start, end, resp, finish, tin, tout, inp, outp):
+        return span(T, sid_, "chat gpt-4o", start, end, {
+            "gen_ai.operation.name": "chat", **common,
+            "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": resp,
+            "gen_ai.response.finish_reasons": [finish],
+            "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+            "gen_ai.input.messages": jdump(inp), "gen_ai.output.messages": jdump(outp),
+        }, parent=agent, kind=3)
+
+    def tool(sid_, start, end, name, call_id, args, result):
+        return span(T, sid_, "execute_tool " + name, start, end, {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": call_id,
+            "gen_ai.tool.type": "function", "gen_ai.tool.call.arguments": jdump(args),
+            "gen_ai.tool.call.result": jdump(result),
+        }, parent=agent)
+
+    spans = [
+        span(T, agent, "invoke_agent support-agent", 0, 1400, {
+            "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support-agent", **common}),
+        chat(chat1, 10, 300, "chatcmpl-1", "tool_calls", 52, 41, in1, out1),
+        tool(tool1, 310, 340, "find_customer", "call_1", FIND_ARGS, RECORD),
+        tool(tool2, 341, 360, "get_weather", "call_2", WEATHER_ARGS, WEATHER),
+        chat(chat2, 370, 700, "chatcmpl-2", "tool_calls", 231, 38, in2, out2),
+        tool(tool3, 710, 800, "send_confirmation", "call_3", SEND_ARGS, {"status": "queued"}),
+        chat(chat3, 810, 1390, "chatcmpl-3", "stop", 290, 21, in3, out3),
+    ]
+    http_span = span(T, http, "POST", 720, 790, {
+        "http.request.method": "POST", "url.full": "https://notify.example/v1/confirmations?" + query,
+        "url.scheme": "https", "url.path": "/v1/confirmations", "url.query": query,
+        "server.address": "notify.example", "server.port": 443, "http.response.status_code": 202,
+    }, parent=tool3, kind=3)
+    f = write("genai-http-client-span.traces.json", [traces([(scope, spans), (http_scope, [http_span])])])
+    add_case(
+        "genai-http-client-span", [f],
+        [
+            SOURCE_INPUT_MESSAGES,
+            {"repo": SEMCONV_OLD, "path": "model/url/registry.yaml", "ref": SEMCONV_URL_REF,
+             "what": "url.full: absolute URL with its query string; only the values of AWSAccessKeyId, Signature, sig and X-Goog-Signature are redacted by default. url.query: the query component, the same rule"},
+        ],
+        "One trace: invoke_agent > chat > execute_tool find_customer, execute_tool get_weather > chat that calls "
+        "send_confirmation with the customer's email, name and phone > execute_tool send_confirmation, whose child is "
+        "the HTTP client span of the request it makes (an instrumented HTTP library's scope) > chat with the final "
+        "answer. Transcripts and tool arguments and results are JSON strings, as Python's opentelemetry-util-genai "
+        "writes them on spans. The HTTP span's url.full and url.query carry the three values in the query string, the "
+        "email and phone percent-encoded (%40, %2B, %20) and the name form-encoded (+ for the space): nothing there is a "
+        "transcript or a tool call, so only the content search, reading through URL escapes, can withhold them.",
+    )
+
+
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
@@ -1415,6 +1501,7 @@ CASES = [
     case_openinference,
     case_mastra,
     case_pydantic_ai,
+    case_genai_http_client_span,
     case_finish,
 ]
 
