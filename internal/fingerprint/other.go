@@ -58,7 +58,7 @@ func (v *view) decodedMarks() otherMarks {
 // holds marks, read with its URL escapes decoded and read with its HTML character references
 // decoded, and adds the regions it finds to sc.spans, mapped back to the scanned text.
 func (sc *Scanner) searchOtherEncodings(sets []*Set, level int, t []byte, marks otherMarks, s search) {
-	if marks&markPlus != 0 || marks&markPercent != 0 && nextPercentEscape(t, 0) < len(t) {
+	if marks&markPlus != 0 || (marks&markPercent != 0 && nextPercentEscape(t, 0) < len(t)) {
 		sc.other.decodeURL(t)
 		sc.searchOther(sets, level, s)
 	}
