@@ -20,6 +20,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
@@ -31,13 +32,15 @@ import (
 
 // FuzzContentInvariant checks the content search's promise on whole support runs: once a batch
 // has shown a data-class result, no string leaf of 8 bytes or more that shaping withheld from it
-// survives anywhere in that batch or in any later batch of the trace, verbatim or JSON-encoded,
-// except where the rules keep values (under a kept key, in the id attributes users group by). The
-// processor never panics and never drops, adds or reorders a span.
+// survives anywhere in that batch or in any later batch of the trace, verbatim, JSON-encoded,
+// URL-encoded or HTML-escaped, except where the rules keep values (under a kept key, in the id
+// attributes users group by). The processor never panics and never drops, adds or reorders a span,
+// nor drops or adds a log record.
 //
 // Each input is one agentgen support run in one of the four conventions whose customer record
 // holds fuzzer-chosen values, split into one to three batches (find_customer's span in the first),
-// with copies of those values planted elsewhere in the trace in fuzzer-chosen forms and places.
+// with copies of those values planted elsewhere in the trace, and in log records of it sent after
+// its spans, in fuzzer-chosen forms and places.
 // The batches go through one shapeonly built by its factory, configured with tools:
 // {find_customer: customer} and, when budget's high bit is set, a per-trace fingerprint bound
 // small enough to be reached (budget&0x7f + 1), past which the trace must be withheld whole. Every
@@ -62,6 +65,9 @@ func FuzzContentInvariant(f *testing.F) {
 		for i, b := range in.batches {
 			out := h.run(b)
 			require.Equal(t, before[i], spanIDsInOrder(out), "batch %d: spans dropped, added or reordered", i+1)
+		}
+		if records := in.logs.LogRecordCount(); records > 0 {
+			require.Equal(t, records, h.runLogs(in.logs).LogRecordCount(), "log records dropped or added")
 		}
 		// The processor rewrites the batches in place: they are now what it handed on.
 		for _, leak := range in.leaks(t) {
@@ -96,8 +102,11 @@ func TestContentCheckFindsEveryPlantedCopy(t *testing.T) {
 // contentInput is one input, built: the batches, the rules, and the leaves that must not survive.
 type contentInput struct {
 	batches []ptrace.Traces
-	rules   *contentRules
-	leaves  []string
+	// logs are log records of the run (GenAI events, an app's logs) that plantCopies wrote, sent after
+	// the batches; empty when no placement put one there.
+	logs   plog.Logs
+	rules  *contentRules
+	leaves []string
 }
 
 // maxValueBytes bounds the record's values: room for any real name, email or note, and for a
@@ -121,9 +130,9 @@ func buildContentInput(t *testing.T, convention, seed, batching uint8, values []
 	}
 	values = setCustomerRecord(t, run.Traces, values)
 	batches := splitRunIntoBatches(t, run.Traces, batching)
-	plantCopies(batches, values, placements)
+	logs := plantCopies(batches, values, placements)
 	rules := newContentRules()
-	return contentInput{batches: batches, rules: rules, leaves: rules.withheldLeaves(t, batches[0], values)}
+	return contentInput{batches: batches, logs: logs, rules: rules, leaves: rules.withheldLeaves(t, batches[0], values)}
 }
 
 // leaks searches the batches, as they are now, for the withheld leaves.
@@ -133,6 +142,7 @@ func (in contentInput) leaks(t *testing.T) []string {
 	for i, b := range in.batches {
 		c.collect(t, fmt.Sprintf("batch %d", i+1), b)
 	}
+	c.collectLogs(t, in.logs)
 	return c.leaks(in.leaves)
 }
 
@@ -184,6 +194,11 @@ var contentSeeds = []contentSeed{
 			{1, formHTML, placeAttribute, 3, 0}, {4, formHTML, placeEventAttribute, 4, 1}, {3, formHTML, placeExistingValue, 5, 0},
 			{2, formHTML, placeStatus, 3, 1}, {1, formHTML, placeSpanName, 4, 0},
 		}},
+	{0, 8, 0x09, 0, [5]string{"cus_14142135623730", "Aoife Ní Bhriain", "aoife.nibhriain@example.ie", "monthly, trial", "logs everything; \"careful\""},
+		[]placement{
+			{1, formPlain, placeLogRecord, 3, 0}, {2, formEscaped, placeLogRecord, 4, 1}, {4, formJSON, placeLogRecord, 5, 2},
+			{1, formOTLPValue, placeLogRecord, 3, 3}, {2, formURL, placeLogRecord, 4, 4}, {3, formPython, placeLogRecord, 5, 5},
+		}},
 }
 
 // Forms a planted copy takes.
@@ -231,6 +246,9 @@ const (
 	placeAttributeName
 	// placeTraceState: a member of the span's trace state, or of a link's.
 	placeTraceState
+	// placeLogRecord: a log record of the run's trace, sent after its spans: in its event name,
+	// severity text, body (text, a map's value or a map's key) or an attribute.
+	placeLogRecord
 	numPlaces
 )
 
@@ -377,7 +395,8 @@ func splitRunIntoBatches(t *testing.T, td ptrace.Traces, batching uint8) []ptrac
 // plantCopies adds the placements' copies of the record's values to the batches. Copies never go
 // under a kept key, into an id attribute, or into the name or existing values of find_customer's
 // span (changing those could hide the call, and the promise starts from a call that was seen).
-func plantCopies(batches []ptrace.Traces, values []string, placements []placement) {
+func plantCopies(batches []ptrace.Traces, values []string, placements []placement) plog.Logs {
+	logs := plog.NewLogs()
 	var spans []ptrace.Span
 	for _, b := range batches {
 		for _, s := range walk.Spans(b) {
@@ -439,7 +458,33 @@ func plantCopies(batches []ptrace.Traces, values []string, placements []placemen
 				ts = l.TraceState()
 			}
 			ts.FromRaw("congo=t61rcWkgMzE,crm=" + plantedText(value, p))
+		case placeLogRecord:
+			plantInLogRecord(logs, dc.TraceID(), key, value, p)
 		}
+	}
+	return logs
+}
+
+// plantInLogRecord adds a log record of the trace holding a copy in the place variant picks: its
+// event name, severity text, body as text, a value or a key of its body map, or an attribute.
+func plantInLogRecord(logs plog.Logs, trace pcommon.TraceID, key, value string, p placement) {
+	lr := logs.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords().AppendEmpty()
+	lr.SetTraceID(trace)
+	lr.SetSeverityText("INFO")
+	text := plantedText(value, p)
+	switch p.variant % 6 {
+	case 0:
+		lr.SetEventName("app.note " + text)
+	case 1:
+		lr.SetSeverityText(text)
+	case 2:
+		lr.Body().SetStr(text)
+	case 3:
+		putPlanted(lr.Body().SetEmptyMap(), key, value, p)
+	case 4:
+		lr.Body().SetEmptyMap().PutStr(text, "noted")
+	default:
+		putPlanted(lr.Attributes(), key, value, p)
 	}
 }
 
@@ -798,6 +843,44 @@ func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
 					c.attributes(fmt.Sprintf("%s link %d", where, i), l.Attributes)
 					c.text(fmt.Sprintf("%s link %d trace state", where, i), l.TraceState)
 				}
+			}
+		}
+	}
+}
+
+// collectLogs reads log records back from the OTLP JSON an exporter writes: event names, severity
+// texts, bodies and attributes, and the resource and scope attributes around them.
+func (c *leakCheck) collectLogs(t *testing.T, ld plog.Logs) {
+	t.Helper()
+	if ld.LogRecordCount() == 0 {
+		return
+	}
+	raw, err := (&plog.JSONMarshaler{}).MarshalLogs(ld)
+	require.NoError(t, err)
+	var doc struct {
+		ResourceLogs []struct {
+			Resource  struct{ Attributes []otlpJSONKeyValue }
+			ScopeLogs []struct {
+				Scope      struct{ Attributes []otlpJSONKeyValue }
+				LogRecords []struct {
+					EventName, SeverityText string
+					Body                    otlpJSONAnyValue
+					Attributes              []otlpJSONKeyValue
+				}
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	for _, rl := range doc.ResourceLogs {
+		c.attributes("logs resource", rl.Resource.Attributes)
+		for _, sl := range rl.ScopeLogs {
+			c.attributes("logs scope", sl.Scope.Attributes)
+			for i, lr := range sl.LogRecords {
+				where := fmt.Sprintf("log record %d", i)
+				c.text(where+" event name", lr.EventName)
+				c.text(where+" severity text", lr.SeverityText)
+				c.value(where+" body", "", lr.Body)
+				c.attributes(where, lr.Attributes)
 			}
 		}
 	}
