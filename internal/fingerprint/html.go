@@ -6,6 +6,8 @@ package fingerprint
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // HTML character references. A value copied into HTML or XML (an e-mail body a tool sends, a page
@@ -61,7 +63,7 @@ func reference(src []byte) (int, rune) {
 	}
 	var r int64 // at most 8 digits: no overflow
 	for _, c := range digits {
-		v := int64(hexValue(c))
+		v := int64(jsonraw.HexValue(c))
 		if v >= base {
 			return 0, 0
 		}

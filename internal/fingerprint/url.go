@@ -3,7 +3,11 @@
 
 package fingerprint
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
 
 // URL escapes. A value copied into a URL (an HTTP client span's url.full or url.query, a link in a
 // message) is written with %XX for every byte a URL cannot hold as it is (RFC 3986), and with '+'
@@ -18,7 +22,7 @@ func nextPercentEscape(src []byte, from int) int {
 			return len(src)
 		}
 		from += j
-		if from+2 < len(src) && hexValue(src[from+1]) < 16 && hexValue(src[from+2]) < 16 {
+		if from+2 < len(src) && jsonraw.HexValue(src[from+1]) != 0xFF && jsonraw.HexValue(src[from+2]) != 0xFF {
 			return from
 		}
 		from++
@@ -32,19 +36,6 @@ func indexFrom(src []byte, from int, c byte) int {
 		return from + j
 	}
 	return len(src)
-}
-
-// hexValue is the value of a hex digit, or 16 for any other byte.
-func hexValue(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10
-	}
-	return 16
 }
 
 // decodeURL sets v to src with its URL escapes decoded, reusing v's buffers: "%XX" to the byte it
@@ -71,7 +62,7 @@ func (v *view) decodeURL(src []byte) {
 		if k == plus {
 			v.text = append(v.text, ' ')
 		} else {
-			v.text = append(v.text, hexValue(src[k+1])<<4|hexValue(src[k+2]))
+			v.text = append(v.text, jsonraw.HexValue(src[k+1])<<4|jsonraw.HexValue(src[k+2]))
 			size = 3
 		}
 		v.escapes = append(v.escapes, escape{src: int32(k), srcEnd: int32(k + size), dst: dst, dstEnd: dst + 1})

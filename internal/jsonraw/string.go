@@ -36,6 +36,10 @@ func init() {
 	}
 }
 
+// HexValue is the value of a hex digit, or 0xFF for any other byte: the table the string scans use,
+// for the other escapes a reader of JSON text meets (URL escapes, HTML character references).
+func HexValue(c byte) byte { return hexVal[c] }
+
 // String scans the string whose opening quote is at the cursor and moves past its closing
 // quote. escaped reports whether it contains any backslash, so callers can use the raw bytes
 // directly in the common case.

@@ -306,28 +306,19 @@ const (
 	searchValueOnly
 )
 
-// searchMap searches every attribute but the protected ids, and the names the search does not know.
+// searchMap searches every attribute but the protected ids, and the names the search does not know:
+// the attributes of an event, a link, a resource or a scope, which no owner's earlier string begins.
 func (b *batch) searchMap(attrs pcommon.Map, sets []*fingerprint.Set) bool {
-	changed := false
-	var named []string
-	attrs.Range(func(k string, v pcommon.Value) bool {
-		rule := b.p.searchRules[k]
-		if rule == searchNone {
-			return true
-		}
-		if unknownName(k, rule) && b.scanner.Hit(sets, jsonraw.StringBytes(k)) {
-			named = append(named, k)
-		}
-		changed = b.searchValue(rule == searchKeptStrings, v, sets) || changed
-		return true
-	})
-	return b.matchNames(attrs, named) || changed
+	return b.searchAttributes(noOwner, attrs, sets)
 }
 
-// searchAttributes is searchMap for a record's own attributes: a long string that begins with all but
-// the last byte of the one the same attribute of the owner held before (a transcript repeats the one
-// before it, and a few messages more) takes what the search found in those bytes from that search, and
-// is searched past them.
+// noOwner is the owner of attributes that are no record's own.
+const noOwner = -1
+
+// searchAttributes is searchMap for a record's own attributes, those of owner: a long string that
+// begins with all but the last byte of the one the same attribute of the owner held before (a
+// transcript repeats the one before it, and a few messages more) takes what the search found in those
+// bytes from that search, and is searched past them.
 func (b *batch) searchAttributes(owner int32, attrs pcommon.Map, sets []*fingerprint.Set) bool {
 	changed := false
 	var named []string
@@ -339,7 +330,7 @@ func (b *batch) searchAttributes(owner int32, attrs pcommon.Map, sets []*fingerp
 		if unknownName(k, rule) && b.scanner.Hit(sets, jsonraw.StringBytes(k)) {
 			named = append(named, k)
 		}
-		if rule != searchKeptStrings && v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {
+		if owner != noOwner && rule != searchKeptStrings && v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {
 			changed = b.searchGrowing(owner, k, v, sets) || changed
 		} else {
 			changed = b.searchValue(rule == searchKeptStrings, v, sets) || changed

@@ -24,13 +24,7 @@ func (b *batch) searchTraceState(ts pcommon.TraceState, sets []*fingerprint.Set)
 	if !b.scanner.Hit(sets, jsonraw.StringBytes(raw)) {
 		return false
 	}
-	var kept []string
-	for member := range strings.SplitSeq(raw, ",") {
-		if !b.scanner.Hit(sets, jsonraw.StringBytes(member)) {
-			kept = append(kept, member)
-		}
-	}
-	left := strings.Join(kept, ",")
+	left := keptMembers(raw, func(member string) bool { return !b.scanner.Hit(sets, jsonraw.StringBytes(member)) })
 	if b.scanner.Hit(sets, jsonraw.StringBytes(left)) {
 		left = ""
 	}
@@ -46,11 +40,16 @@ func withholdTraceState(ts pcommon.TraceState) {
 	if len(raw) < fingerprint.WindowLen {
 		return
 	}
+	ts.FromRaw(keptMembers(raw, func(member string) bool { return len(member) < fingerprint.WindowLen }))
+}
+
+// keptMembers is a trace state's raw form with only the members keep keeps.
+func keptMembers(raw string, keep func(member string) bool) string {
 	var kept []string
 	for member := range strings.SplitSeq(raw, ",") {
-		if len(member) < fingerprint.WindowLen {
+		if keep(member) {
 			kept = append(kept, member)
 		}
 	}
-	ts.FromRaw(strings.Join(kept, ","))
+	return strings.Join(kept, ",")
 }
