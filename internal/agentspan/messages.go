@@ -3,7 +3,13 @@
 
 package agentspan
 
-import "slices"
+import (
+	"slices"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
 
 // Message formats are recognised by the members of an object, wherever the object sits: a transcript
 // attribute, a request body in input.value, a per-message event, an OTLP map. The vocabulary, by the
@@ -226,8 +232,8 @@ func (o *object) classify(ctx context) shape {
 		}
 		// A tool message's plain "id" is the message's own, not its call's (the AI SDK's tool messages
 		// carry one); and the AI SDK's tool message names no call at all: its content is an array of
-		// tool-result parts, each read on its own.
-		if o.nStrong == 0 && o.nNames == 0 && o.payloads[0].kind() == kindArray {
+		// tool-result parts, each read on its own. Strands writes that array as a JSON string.
+		if o.nStrong == 0 && o.nNames == 0 && (o.payloads[0].kind() == kindArray || holdsResultParts(o.payloads[0])) {
 			return shapeContainer
 		}
 		o.byRole = !o.roleGiven
@@ -278,4 +284,69 @@ func lastElementIs(arr node, s string) bool {
 	var last []byte
 	eachElement(arr.raw, func(elem []byte, _ int) { last = elem })
 	return jsonNode(last, 0).is(s)
+}
+
+// holdsResultParts reports whether an OTLP string holds a JSON array of tool-result parts, with
+// perhaps text parts among them and nothing else: a tool message's content blocks as Strands writes
+// them ([{"toolResult":{"toolUseId",..}}, ..]), each result naming its own call. Anything else in the
+// array, or text that is not valid JSON, leaves the message a result of its own, withheld whole when
+// its call is unknown.
+func holdsResultParts(n node) bool {
+	if !n.otlp || n.pv.Type() != pcommon.ValueTypeStr {
+		return false
+	}
+	b := jsonraw.StringBytes(n.pv.Str())
+	if i := jsonraw.SkipSpace(b, 0); i >= len(b) || b[i] != '[' || !jsonraw.Valid(b) {
+		return false
+	}
+	results, others := 0, 0
+	jsonraw.EachElement(b, func(elem []byte, _ int) {
+		switch partKind(elem) {
+		case partResult:
+			results++
+		case partOther:
+			others++
+		}
+	})
+	return results > 0 && others == 0
+}
+
+type part uint8
+
+const (
+	partOther part = iota
+	partResult
+	partText
+)
+
+// partKind says whether a valid JSON element is a tool-result part ({"toolResult":..},
+// {"functionResponse":..}, {"type":"tool_result",..}), a text part ({"text":..} or {"type":"text",..}),
+// or anything else.
+func partKind(elem []byte) part {
+	if len(elem) == 0 || elem[0] != '{' {
+		return partOther
+	}
+	kind, members := partOther, 0
+	jsonraw.EachMember(elem, func(m jsonraw.Member) {
+		members++
+		key := jsonKey(m.Key)
+		switch {
+		case contextOf(key) == inResult:
+			kind = partResult
+		case string(key) == "type":
+			switch typ := jsonNode(m.Value, 0).text(); {
+			case slices.Contains(resultTypes, typ):
+				kind = partResult
+			case typ == "text" && kind == partOther:
+				kind = partText
+			}
+		case string(key) == "text" && kind == partOther:
+			kind = partText
+		}
+	})
+	if kind == partText && members > 2 {
+		// More than a text and its type: not only text.
+		return partOther
+	}
+	return kind
 }

@@ -96,9 +96,9 @@ type flatTranscript struct {
 }
 
 // Builtin returns the conventions that ship with agentotel, in the order they claim spans: the most
-// specific first (ADK and Mastra write GenAI keys beside their own).
+// specific first (ADK, Mastra and Strands write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &genAI, &openInference, &vercelAI, &openLLMetry}
+	return []*Convention{&googleADK, &mastra, &strands, &genAI, &openInference, &vercelAI, &openLLMetry}
 }
 
 // commonStructural are structural whatever the convention: error type and status.

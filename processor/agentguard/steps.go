@@ -22,6 +22,16 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 	attrs := span.Attributes()
 	result, readable := g.registry.Result(v, attrs)
 	args, argsReadable := agentspan.Args(v, attrs)
+	if !readable || !argsReadable {
+		// Some conventions write the call on the span's events instead.
+		eventArgs, eventResult, hasArgs, hasResult := g.registry.EventCall(v, span.Events())
+		if !readable && hasResult {
+			result, readable = eventResult, true
+		}
+		if !argsReadable && hasArgs {
+			args, argsReadable = eventArgs, true
+		}
+	}
 	s := progress.Step{
 		Tool:      v.Tool,
 		Start:     span.StartTimestamp().AsTime(),

@@ -82,9 +82,11 @@ type record struct {
 	tool   string
 	callID string
 	// argsKey and resultKey hold a tool call's arguments and result; unwrap, when set, opens the
-	// convention's envelope around the result.
+	// convention's envelope around the result; conv is the convention that claimed the record, which
+	// may say which of its events carry the call (agentspan.ToolEvent).
 	argsKey, resultKey string
 	unwrap             func([]byte, int) (agentspan.Envelope, bool)
+	conv               *agentspan.Convention
 	// isTool: a tool call; classed: it carries a shaped data class; dc: its data is withheld whole.
 	isTool, classed, dc bool
 	// wrec..wlast are its records in the withholder, its events' after its own (-1: not read there);
@@ -153,8 +155,8 @@ func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool)
 	v := b.p.registry.Recognize(agentspan.Span{Scope: r.scope, Name: r.name, Attrs: r.attrs, Root: root})
 	r.isTool, r.tool, r.callID, r.wrec = v.Role == agentspan.RoleTool, v.Tool, v.CallID, -1
 	r.argsKey, r.resultKey = v.ArgsKey, v.ResultKey
-	if v.Convention != nil {
-		r.unwrap = v.Convention.Unwrap
+	if r.conv = v.Convention; r.conv != nil {
+		r.unwrap = r.conv.Unwrap
 	}
 	if c, ok := r.attrs.Get(b.p.cfg.DataClassAttribute); ok && b.p.classShaped(c) {
 		r.classed = true
@@ -341,10 +343,11 @@ func (b *batch) build() {
 
 // shapeWhole shapes every attribute of a record but the structural ones, its events but agentguard's
 // stuck event, and its body. What is remembered for owner (-1: nothing) is what is known to be the
-// call's data: a tool call's arguments and result, or, where the convention does not say where they
-// are, every value it withholds; a wrapper that declares its class, all it carries.
+// call's data: a tool call's arguments and result, on its attributes or on the events its convention
+// writes them on, or, where the convention does not say where they are, every value it withholds; a
+// wrapper that declares its class, all it carries.
 func (b *batch) shapeWhole(r *record, owner int32) {
-	located := r.isTool && (r.argsKey != "" || r.resultKey != "")
+	located := r.isTool && (r.argsKey != "" || r.resultKey != "" || b.onToolEvents(r))
 	r.attrs.Range(func(k string, v pcommon.Value) bool {
 		if _, keep := b.p.structural[k]; keep {
 			return true
@@ -369,7 +372,12 @@ func (b *batch) shapeWhole(r *record, owner int32) {
 		return true
 	})
 	for j := 0; j < r.events.Len(); j++ {
-		if e := r.events.At(j); e.Name() != annotation.StuckEvent {
+		e := r.events.At(j)
+		switch te := r.conv.ToolEvent(e.Name()); {
+		case e.Name() == annotation.StuckEvent:
+		case te != nil && r.isTool:
+			b.shapeToolEvent(e.Attributes(), te, owner)
+		default:
 			b.shapeAttrs(e.Attributes(), owner, located)
 		}
 	}
@@ -394,6 +402,45 @@ func (b *batch) shapeAttrs(attrs pcommon.Map, owner int32, located bool) {
 		if _, keep := b.p.structural[k]; !keep {
 			b.values.shapeAttr(k, v, owner, remember)
 		}
+		return true
+	})
+}
+
+// onToolEvents reports whether a tool span carries its call on events its convention names.
+func (b *batch) onToolEvents(r *record) bool {
+	for j := 0; j < r.events.Len(); j++ {
+		if r.conv.ToolEvent(r.events.At(j).Name()) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// shapeToolEvent shapes an event a tool span carries its call on, all of it but the call id and the
+// structural attributes, and remembers for owner (-1: nothing) the call's arguments and result it
+// holds. Where they are GenAI parts and cannot be read, the whole attribute is remembered.
+func (b *batch) shapeToolEvent(attrs pcommon.Map, te *agentspan.ToolEvent, owner int32) {
+	attrs.Range(func(k string, v pcommon.Value) bool {
+		if _, keep := b.p.structural[k]; keep || k == te.CallID {
+			return true
+		}
+		remember := agentspan.RememberNothing
+		if owner >= 0 && (k == te.Arguments || k == te.Result) {
+			if k == te.Result {
+				remember = agentspan.RememberAll
+			} else {
+				remember = agentspan.RememberJSON
+			}
+			if te.Parts {
+				if payload, ok := te.Payload(v, k == te.Result, b.p.cfg.MaxDepth); ok {
+					b.values.rememberText(owner, payload, remember)
+					remember = agentspan.RememberNothing
+				} else {
+					remember = agentspan.RememberAll
+				}
+			}
+		}
+		b.values.shapeAttr(k, v, owner, remember)
 		return true
 	})
 }

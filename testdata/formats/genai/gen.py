@@ -1493,6 +1493,185 @@ def case_genai_http_client_span():
     )
 
 
+# ---------------------------------------------------------------------------
+# Strands Agents (strands-agents/sdk-python, src/strands/telemetry/tracer.py): spans with GenAI names
+# whose content rides on span events, in two modes. By default (legacy events) every message is an
+# event whose `content` attribute is Strands' own content blocks (Bedrock Converse shapes: text,
+# toolUse, toolResult) serialised with json.dumps(ensure_ascii=False); a tool span's result is a
+# gen_ai.choice event {message, id}, and each event-loop cycle span repeats the tool results in its
+# gen_ai.choice event's `tool.result`. With OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental
+# the same content is one gen_ai.client.inference.operation.details event per span holding
+# gen_ai.input.messages / gen_ai.output.messages in GenAI parts. A @tool function returning a dict is
+# wrapped as content [{"text": str(result)}]: the record reaches the trace as Python's repr of it.
+
+STRANDS = "strands-agents/sdk-python"
+STRANDS_REF = "006ad58fafd1389537fadb43a3e9a2851d229d92"
+STRANDS_SCOPE = {"name": "strands.telemetry.tracer"}
+STRANDS_MODEL = "us.anthropic.claude-sonnet-4-20250514-v1:0"
+
+
+def strands_dump(v):
+    """tracer.serialize: json.dumps(obj, ensure_ascii=False)."""
+    return json.dumps(v, ensure_ascii=False)
+
+
+def strands_rounds():
+    """Strands' messages of the support run (Bedrock Converse content blocks)."""
+    user = {"role": "user", "content": [{"text": USER_TEXT}]}
+    uses = [{"toolUse": {"toolUseId": "tooluse_Fq1", "name": "find_customer", "input": FIND_ARGS}},
+            {"toolUse": {"toolUseId": "tooluse_Wx2", "name": "get_weather", "input": WEATHER_ARGS}}]
+    assistant = {"role": "assistant", "content": [{"text": "Let me look that up."}] + uses}
+    # DecoratedFunctionTool.stream: a dict that is not already a tool result becomes [{"text": str(result)}]
+    results = {"role": "user", "content": [
+        {"toolResult": {"toolUseId": "tooluse_Fq1", "status": "success", "content": [{"text": str(RECORD)}]}},
+        {"toolResult": {"toolUseId": "tooluse_Wx2", "status": "success", "content": [{"text": str(WEATHER)}]}},
+    ]}
+    final = {"role": "assistant", "content": [{"text": FINAL_TEXT}]}
+    return user, uses, assistant, results, final
+
+
+def strands_parts(blocks):
+    """Tracer._map_content_blocks_to_otel_parts."""
+    parts = []
+    for b in blocks:
+        if "text" in b:
+            parts.append({"type": "text", "content": b["text"]})
+        elif "toolUse" in b:
+            u = b["toolUse"]
+            parts.append({"type": "tool_call", "name": u["name"], "id": u["toolUseId"], "arguments": u["input"]})
+        elif "toolResult" in b:
+            r = b["toolResult"]
+            parts.append({"type": "tool_call_response", "id": r["toolUseId"], "response": r["content"]})
+    return parts
+
+
+def strands_trace(t, latest):
+    T = tid(t)
+    agent, cycle1, chat1, tool1, tool2, cycle2, chat2 = (sid(t, i) for i in range(1, 8))
+    user, uses, assistant, results, final = strands_rounds()
+    system = {"gen_ai.provider.name": "strands-agents"} if latest else {"gen_ai.system": "strands-agents"}
+    details = "gen_ai.client.inference.operation.details"
+
+    def at(n):
+        return "2026-01-01T00:00:%02d.%06d+00:00" % (n // 1000, (n % 1000) * 1000)
+
+    def messages_in(msgs, when):
+        # Tracer._add_event_messages
+        if latest:
+            return [event(details, when, {"gen_ai.input.messages": strands_dump(
+                [{"role": m["role"], "parts": strands_parts(m["content"])} for m in msgs])})]
+        out = []
+        for m in msgs:
+            name = "gen_ai.tool.message" if any("toolResult" in b for b in m["content"]) else "gen_ai.%s.message" % m["role"]
+            out.append(event(name, when, {"content": strands_dump(m["content"])}))
+        return out
+
+    def reply_out(m, finish, when):
+        # Tracer.end_model_invoke_span
+        if latest:
+            return event(details, when, {"gen_ai.output.messages": strands_dump(
+                [{"role": m["role"], "parts": strands_parts(m["content"]), "finish_reason": finish}])})
+        return event("gen_ai.choice", when, {"finish_reason": finish, "message": strands_dump(m["content"])})
+
+    def tool_span(sp, use, result, start, end):
+        # Tracer.start_tool_call_span / end_tool_call_span
+        u, r = use["toolUse"], result["toolResult"]
+        if latest:
+            evs = [event(details, start, {"gen_ai.input.messages": strands_dump([{"role": "tool", "parts": [
+                       {"type": "tool_call", "name": u["name"], "id": u["toolUseId"], "arguments": u["input"]}]}])}),
+                   event(details, end, {"gen_ai.output.messages": strands_dump([{"role": "tool", "parts": [
+                       {"type": "tool_call_response", "id": r["toolUseId"], "response": r["content"]}]}])})]
+        else:
+            evs = [event("gen_ai.tool.message", start, {"role": "tool", "content": strands_dump(u["input"]), "id": u["toolUseId"]}),
+                   event("gen_ai.choice", end, {"message": strands_dump(r["content"]), "id": r["toolUseId"]})]
+        return span(T, sp, "execute_tool " + u["name"], start, end, {
+            "gen_ai.event.start_time": at(start), "gen_ai.operation.name": "execute_tool", **system,
+            "gen_ai.tool.name": u["name"], "gen_ai.tool.call.id": u["toolUseId"],
+            "gen_ai.event.end_time": at(end), "gen_ai.tool.status": "success"},
+            parent=cycle1, events=evs, status={"code": 1})
+
+    def cycle_end(m, tool_results, when):
+        # Tracer.end_event_loop_cycle_span: an event only when the cycle ran tools
+        if tool_results is None:
+            return []
+        if latest:
+            return [event(details, when, {"gen_ai.output.messages": strands_dump(
+                [{"role": tool_results["role"], "parts": strands_parts(tool_results["content"])}])})]
+        return [event("gen_ai.choice", when, {"message": strands_dump(m["content"]),
+                                              "tool.result": strands_dump(tool_results["content"])})]
+
+    usage1 = {"gen_ai.usage.prompt_tokens": 412, "gen_ai.usage.input_tokens": 412, "gen_ai.usage.completion_tokens": 97,
+              "gen_ai.usage.output_tokens": 97, "gen_ai.usage.total_tokens": 509}
+    usage2 = {"gen_ai.usage.prompt_tokens": 655, "gen_ai.usage.input_tokens": 655, "gen_ai.usage.completion_tokens": 31,
+              "gen_ai.usage.output_tokens": 31, "gen_ai.usage.total_tokens": 686}
+    history2 = [user, assistant, results]
+    agent_out = (event(details, 900, {"gen_ai.output.messages": strands_dump(
+        [{"role": "assistant", "parts": [{"type": "text", "content": FINAL_TEXT + "\n"}], "finish_reason": "end_turn"}])})
+        if latest else event("gen_ai.choice", 900, {"message": FINAL_TEXT + "\n", "finish_reason": "end_turn"}))
+    spans = [
+        span(T, agent, "invoke_agent support-agent", 0, 900, {
+            "gen_ai.event.start_time": at(0), "gen_ai.operation.name": "invoke_agent", **system,
+            "gen_ai.agent.name": "support-agent", "gen_ai.request.model": STRANDS_MODEL,
+            "gen_ai.agent.tools": strands_dump(["find_customer", "get_weather"]),
+            "gen_ai.event.end_time": at(900), **usage1},
+            events=messages_in([user], 0) + [agent_out], status={"code": 1}),
+        span(T, cycle1, "execute_event_loop_cycle", 5, 400, {
+            "gen_ai.event.start_time": at(5), "event_loop.cycle_id": "6c1e7a52-4f0e-4b8e-9d61-0a4cbd0f2a11",
+            "gen_ai.event.end_time": at(400)},
+            parent=agent, events=messages_in([user], 5) + cycle_end(assistant, results, 400), status={"code": 1}),
+        span(T, chat1, "chat", 10, 300, {
+            "gen_ai.event.start_time": at(10), "gen_ai.operation.name": "chat", **system,
+            "gen_ai.request.model": STRANDS_MODEL, "gen_ai.event.end_time": at(300), **usage1},
+            parent=cycle1, events=messages_in([user], 10) + [reply_out(assistant, "tool_use", 300)], status={"code": 1}),
+        tool_span(tool1, uses[0], results["content"][0], 310, 340),
+        tool_span(tool2, uses[1], results["content"][1], 341, 360),
+        span(T, cycle2, "execute_event_loop_cycle", 405, 895, {
+            "gen_ai.event.start_time": at(405), "event_loop.cycle_id": "0b7f3d9e-2a55-4c1f-8e3a-5d2b6f9c7e40",
+            "event_loop.parent_cycle_id": "6c1e7a52-4f0e-4b8e-9d61-0a4cbd0f2a11", "gen_ai.event.end_time": at(895)},
+            parent=agent, events=messages_in(history2, 405), status={"code": 1}),
+        span(T, chat2, "chat", 410, 890, {
+            "gen_ai.event.start_time": at(410), "gen_ai.operation.name": "chat", **system,
+            "gen_ai.request.model": STRANDS_MODEL, "gen_ai.event.end_time": at(890), **usage2},
+            parent=cycle2, events=messages_in(history2, 410) + [reply_out(final, "end_turn", 890)], status={"code": 1}),
+    ]
+    return traces([(dict(STRANDS_SCOPE), spans)], service="strands-agents")
+
+
+STRANDS_SOURCES = [
+    {"repo": STRANDS, "path": "src/strands/telemetry/tracer.py", "ref": STRANDS_REF,
+     "what": "start/end_model_invoke_span, start/end_tool_call_span, start/end_event_loop_cycle_span, start/end_agent_span: "
+             "span names, gen_ai.* attributes, gen_ai.event.start_time/end_time; _add_event_messages: legacy "
+             "gen_ai.{role}.message / gen_ai.tool.message events {content: serialize(blocks)}, or with "
+             "gen_ai_latest_experimental one gen_ai.client.inference.operation.details event {gen_ai.input.messages}; "
+             "_map_content_blocks_to_otel_parts; serialize = json.dumps(ensure_ascii=False)"},
+    {"repo": STRANDS, "path": "src/strands/tools/decorator.py", "ref": "01327c2912aa102173ebe683df37a2b0457b49b3",
+     "what": "DecoratedFunctionTool.stream: a return value that is not {status, content} becomes "
+             "{toolUseId, status: success, content: [{text: str(result)}]}"},
+]
+
+
+def case_strands():
+    f = write("strands-events.traces.json", [strands_trace(20, latest=False)])
+    add_case(
+        "strands-events", [f], STRANDS_SOURCES,
+        "One Strands Agents run in the default (legacy event) mode: invoke_agent support-agent > execute_event_loop_cycle "
+        "> chat, execute_tool find_customer, execute_tool get_weather; > execute_event_loop_cycle > chat. Every message "
+        "is a span event whose content attribute holds Strands' Bedrock-Converse content blocks as a JSON string "
+        "(text, toolUse, toolResult {toolUseId, status, content}). The record, Python's str() of the dict the tool "
+        "returned, appears four times: the find_customer span's gen_ai.choice event (message), the first cycle span's "
+        "gen_ai.choice event (tool.result), and the gen_ai.tool.message events of the second cycle span and of its chat "
+        "span. No span attribute holds a tool's arguments or result.",
+    )
+    f = write("strands-latest.traces.json", [strands_trace(21, latest=True)])
+    add_case(
+        "strands-latest", [f], STRANDS_SOURCES,
+        "The same run with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental: each span carries "
+        "gen_ai.client.inference.operation.details events holding gen_ai.input.messages / gen_ai.output.messages as "
+        "JSON strings of GenAI parts; a tool span's output is {role: tool, parts: [{type: tool_call_response, id, "
+        "response: [{text: str(record)}]}]}, and the first cycle span's output repeats both results the same way.",
+    )
+
+
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
@@ -1502,6 +1681,7 @@ CASES = [
     case_mastra,
     case_pydantic_ai,
     case_genai_http_client_span,
+    case_strands,
     case_finish,
 ]
 

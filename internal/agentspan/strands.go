@@ -1,0 +1,86 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentspan
+
+import (
+	"bytes"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// strands is Strands Agents (strands-agents/sdk-python, telemetry/tracer.py, and the TypeScript SDK,
+// @strands-agents/sdk): GenAI span names and keys under its own instrumentation scope, and every
+// message on span events rather than attributes.
+// Spans: invoke_agent <agent> > execute_event_loop_cycle (TypeScript: execute_agent_loop_cycle) > chat,
+// execute_tool <tool>. By default each
+// message is an event (gen_ai.user.message, gen_ai.tool.message ...) whose content attribute holds
+// Strands' content blocks (Bedrock Converse shapes: text, toolUse, toolResult) as JSON; a tool span's
+// arguments ride on its gen_ai.tool.message event and its result on its gen_ai.choice event, each with
+// the call id in id. In the latest mode each span has gen_ai.client.inference.operation.details events
+// holding gen_ai.input.messages / gen_ai.output.messages, GenAI parts: a tool span's input is its
+// tool_call part, its output the tool_call_response part (the TypeScript SDK also sets
+// gen_ai.tool.call.arguments and result then). A result is a list of content blocks: [{"json": value}]
+// from the TypeScript SDK, [{"text": str(result)}] from a Python tool returning a dict (its repr).
+var strands = Convention{
+	Name: "strands",
+	Claim: func(s Span) (Role, bool) {
+		// Its tracer's name: the Python SDK names it for its module, the TypeScript SDK for itself.
+		if s.Scope != "strands.telemetry.tracer" && s.Scope != "strands-agents" {
+			return RoleOther, false
+		}
+		return genAI.Claim(s)
+	},
+	ToolName:         genAI.ToolName,
+	CallID:           genAI.CallID,
+	Arguments:        genAI.Arguments,
+	Result:           genAI.Result,
+	ToolFromSpanName: genAI.ToolFromSpanName,
+	Unwrap:           unwrapStrandsContent,
+	ToolEvents: []ToolEvent{
+		{Name: "gen_ai.tool.message", Arguments: "content", CallID: "id"},
+		{Name: "gen_ai.choice", Result: "message", CallID: "id"},
+		{Name: "gen_ai.client.inference.operation.details", Arguments: "gen_ai.input.messages",
+			Result: "gen_ai.output.messages", Parts: true},
+	},
+	AgentName:    genAI.AgentName,
+	RunID:        genAI.RunID,
+	FinishReason: genAI.FinishReason,
+	Structural: []string{
+		"gen_ai.event.start_time", "gen_ai.event.end_time", "gen_ai.tool.status", "gen_ai.agent.tools",
+		"event_loop.cycle_id", "event_loop.parent_cycle_id", "agent_loop.cycle_id", "gen_ai.usage.prompt_tokens",
+		"gen_ai.usage.completion_tokens", "gen_ai.usage.total_tokens", "gen_ai.usage.cache_read_input_tokens",
+		"gen_ai.usage.cache_write_input_tokens", "gen_ai.server.time_to_first_token", "gen_ai.server.request.duration",
+	},
+}
+
+// unwrapStrandsContent opens a tool result held as one content block, [{"json": value}] or
+// [{"text": "..."}]: the result is the value, or the text decoded. A result of several blocks is not
+// opened.
+func unwrapStrandsContent(raw []byte, maxDepth int) (Envelope, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '[' || !jsonraw.ValidDepth(raw, maxDepth) {
+		return Envelope{}, false
+	}
+	var block []byte
+	blocks := 0
+	jsonraw.EachElement(raw, func(elem []byte, _ int) { block, blocks = elem, blocks+1 })
+	if blocks != 1 || block[0] != '{' {
+		return Envelope{}, false
+	}
+	var value []byte
+	members := 0
+	jsonraw.EachMember(block, func(m jsonraw.Member) {
+		if members++; jsonraw.StringIs(m.Key, "json") || jsonraw.StringIs(m.Key, "text") {
+			value = m.Value
+		}
+	})
+	if members != 1 || value == nil {
+		return Envelope{}, false
+	}
+	if value[0] == '"' {
+		text, _ := jsonraw.Unquote(value)
+		value = []byte(text)
+	}
+	return Envelope{Result: value}, true
+}

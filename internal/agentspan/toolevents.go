@@ -1,0 +1,120 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentspan
+
+import (
+	"slices"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// ToolEvent is a span event on which a tool span carries its call, for instrumentations that write a
+// tool's arguments and result as events of its span rather than as attributes (Strands Agents).
+type ToolEvent struct {
+	// Name is the event's name.
+	Name string
+	// Arguments and Result are the event attributes holding the call's arguments and its result; ""
+	// when the event holds none. CallID is the attribute naming the call.
+	Arguments, Result, CallID string
+	// Parts marks attributes holding GenAI messages: the arguments are the "arguments" of the tool_call
+	// part, the result the "response" (or "result") of the tool_call_response part.
+	Parts bool
+}
+
+// ToolEvent returns the convention's tool event of that name, or nil.
+func (c *Convention) ToolEvent(name string) *ToolEvent {
+	if c == nil {
+		return nil
+	}
+	for i := range c.ToolEvents {
+		if c.ToolEvents[i].Name == name {
+			return &c.ToolEvents[i]
+		}
+	}
+	return nil
+}
+
+// Payload returns what an attribute of the event holds of the call: the attribute's value, or, for
+// GenAI messages, the arguments or response of their tool part. ok is false when the value holds
+// no tool part, or is not valid JSON nested at most maxDepth deep.
+func (te *ToolEvent) Payload(v pcommon.Value, result bool, maxDepth int) ([]byte, bool) {
+	raw := jsonraw.StringBytes(v.Str())
+	if v.Type() != pcommon.ValueTypeStr {
+		raw = []byte(v.AsString())
+	}
+	if !te.Parts {
+		return raw, true
+	}
+	if !jsonraw.ValidDepth(raw, maxDepth) || !jsonraw.IsContainer(raw) {
+		return nil, false
+	}
+	types, fields := callTypes, []string{"arguments"}
+	if result {
+		types, fields = resultTypes, []string{"response", "result"}
+	}
+	return toolPart(raw, types, fields)
+}
+
+// toolPart finds, in valid GenAI messages ([{"role","parts":[..]}]), the first part whose type is one
+// of types, and returns its first member named in fields.
+func toolPart(messages []byte, types, fields []string) (payload []byte, found bool) {
+	if messages[jsonraw.SkipSpace(messages, 0)] != '[' {
+		return nil, false
+	}
+	jsonraw.EachElement(messages, func(msg []byte, _ int) {
+		if found || msg[0] != '{' {
+			return
+		}
+		parts, ok := jsonraw.Field(msg, "parts")
+		if !ok || parts[0] != '[' {
+			return
+		}
+		jsonraw.EachElement(parts, func(part []byte, _ int) {
+			if found || part[0] != '{' {
+				return
+			}
+			typ, _ := jsonraw.Field(part, "type")
+			if !slices.Contains(types, jsonNode(typ, 0).text()) {
+				return
+			}
+			for _, f := range fields {
+				if payload, found = jsonraw.Field(part, f); found {
+					return
+				}
+			}
+		})
+	})
+	return payload, found
+}
+
+// EventCall finds a tool call's arguments and result on the events of its span, where its convention
+// writes them there. ok is false for what no event holds in a form the convention says.
+func (r *Registry) EventCall(v View, events ptrace.SpanEventSlice) (args, result []byte, argsOK, resultOK bool) {
+	if v.Convention == nil || len(v.Convention.ToolEvents) == 0 {
+		return nil, nil, false, false
+	}
+	for i := 0; i < events.Len(); i++ {
+		e := events.At(i)
+		te := v.Convention.ToolEvent(e.Name())
+		if te == nil {
+			continue
+		}
+		attrs := e.Attributes()
+		if val, ok := attrs.Get(te.Arguments); ok && te.Arguments != "" && !argsOK {
+			args, argsOK = te.Payload(val, false, r.maxDepth)
+		}
+		if val, ok := attrs.Get(te.Result); ok && te.Result != "" && !resultOK {
+			result, resultOK = te.Payload(val, true, r.maxDepth)
+		}
+	}
+	if unwrap := v.Convention.Unwrap; resultOK && unwrap != nil {
+		if e, ok := unwrap(result, r.maxDepth); ok {
+			result = e.Result
+		}
+	}
+	return args, result, argsOK, resultOK
+}
