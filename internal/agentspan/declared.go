@@ -32,6 +32,9 @@ type Declared struct {
 	AgentName string `mapstructure:"agent_name"`
 	// FinishReason records why a model call stopped.
 	FinishReason string `mapstructure:"finish_reason"`
+	// ToolEvents are span events a tool span carries its call on, for an SDK that writes the
+	// arguments and result as events of the span rather than as its attributes.
+	ToolEvents []ToolEvent `mapstructure:"tool_events"`
 }
 
 // Match selects a declared convention's spans.
@@ -72,6 +75,18 @@ func ValidateDeclared(declared []Declared) error {
 		if d.ToolName == "" && (d.CallID != "" || d.Arguments != "" || d.Result != "") {
 			errs = append(errs, fmt.Errorf("%s: call_id, arguments and result describe tool spans, which tool_name identifies", field("tool_name")))
 		}
+		if d.ToolName == "" && len(d.ToolEvents) > 0 {
+			errs = append(errs, fmt.Errorf("%s: tool_events describe tool spans, which tool_name identifies", field("tool_name")))
+		}
+		for j, te := range d.ToolEvents {
+			at := func(f string) string { return field(fmt.Sprintf("tool_events[%d]::%s", j, f)) }
+			if strings.TrimSpace(te.Name) == "" {
+				errs = append(errs, fmt.Errorf("%s: must name the span event, e.g. mysdk.tool.result", at("event")))
+			}
+			if te.Arguments == "" && te.Result == "" {
+				errs = append(errs, fmt.Errorf("%s: name the event attribute holding the arguments or the result, or both", at("result")))
+			}
+		}
 		for j, t := range d.Transcripts {
 			if strings.TrimSpace(t) == "" {
 				errs = append(errs, fmt.Errorf("%s: must be an attribute name", field(fmt.Sprintf("transcripts[%d]", j))))
@@ -100,6 +115,7 @@ func (d *Declared) convention() *Convention {
 	for _, t := range d.Transcripts {
 		c.Transcripts = append(c.Transcripts, Transcript{Key: t})
 	}
+	c.ToolEvents = slices.Clone(d.ToolEvents)
 	c.Claim = func(s Span) (Role, bool) {
 		if m.Scope != "" {
 			if s.Scope != m.Scope {

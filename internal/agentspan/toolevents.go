@@ -13,16 +13,19 @@ import (
 )
 
 // ToolEvent is a span event on which a tool span carries its call, for instrumentations that write a
-// tool's arguments and result as events of its span rather than as attributes (Strands Agents).
+// tool's arguments and result as events of its span rather than as attributes (Strands Agents). A
+// declared convention's tool_events take the same keys.
 type ToolEvent struct {
 	// Name is the event's name.
-	Name string
+	Name string `mapstructure:"event"`
 	// Arguments and Result are the event attributes holding the call's arguments and its result; ""
 	// when the event holds none. CallID is the attribute naming the call.
-	Arguments, Result, CallID string
+	Arguments string `mapstructure:"arguments"`
+	Result    string `mapstructure:"result"`
+	CallID    string `mapstructure:"call_id"`
 	// Parts marks attributes holding GenAI messages: the arguments are the "arguments" of the tool_call
 	// part, the result the "response" (or "result") of the tool_call_response part.
-	Parts bool
+	Parts bool `mapstructure:"parts"`
 }
 
 // ToolEvent returns the convention's tool event of that name, or nil.

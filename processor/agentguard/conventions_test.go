@@ -112,10 +112,42 @@ func TestDeclaredConventionIsJudged(t *testing.T) {
 	assert.Equal(t, map[string]int{"root": 1, "event": 1}, runNames(out, "sess-42"))
 }
 
+// TestDeclaredToolEventsAreJudged: an SDK that writes a tool's result on an event of its span, not
+// as an attribute, is judged once its declaration names the event; without it, never.
+func TestDeclaredToolEventsAreJudged(t *testing.T) {
+	onEvents := func() ptrace.Traces {
+		td := mysdkRun()
+		for _, span := range walk.Spans(td) {
+			if out, ok := span.Attributes().Get("mysdk.output"); ok {
+				e := span.Events().AppendEmpty()
+				e.SetName("mysdk.tool.done")
+				e.Attributes().PutStr("output", out.Str())
+				e.Attributes().PutStr("call", "c0")
+				span.Attributes().Remove("mysdk.output")
+			}
+		}
+		return td
+	}
+	blind := newHarness(t, seedConfig())
+	assert.Empty(t, stuckEvents(blind.run(onEvents())), "a result no declaration locates is not judged")
+
+	cfg := seedConfig()
+	declared := mysdk
+	declared.Result = ""
+	declared.ToolEvents = []agentspan.ToolEvent{{Name: "mysdk.tool.done", Result: "output", CallID: "call"}}
+	cfg.Conventions = []agentspan.Declared{declared}
+	require.NoError(t, cfg.Validate())
+	out := newHarness(t, cfg).run(onEvents())
+	assert.Equal(t, map[string][]string{pcommon.TraceID{9, 9, 9}.String(): {"no_progress"}}, stuckEvents(out))
+}
+
 // TestDeclaredConventionsAreValidated: a declaration is checked at start, every field named.
 func TestDeclaredConventionsAreValidated(t *testing.T) {
 	cfg := seedConfig()
-	cfg.Conventions = []agentspan.Declared{{Name: "genai", CallID: "x.id"}, {Match: agentspan.Match{Value: "tool", Scope: "mysdk"}}}
+	cfg.Conventions = []agentspan.Declared{
+		{Name: "genai", CallID: "x.id"},
+		{Match: agentspan.Match{Value: "tool", Scope: "mysdk"}, ToolEvents: []agentspan.ToolEvent{{CallID: "id"}}},
+	}
 	err := cfg.Validate()
 	require.Error(t, err)
 	for _, want := range []string{
@@ -125,6 +157,9 @@ func TestDeclaredConventionsAreValidated(t *testing.T) {
 		"conventions[1]::name: must name the convention",
 		"conventions[1]::match::value: value needs an attribute",
 		"conventions[1]::tool_name: declare tool_name (for tool spans) or transcripts",
+		"conventions[1]::tool_name: tool_events describe tool spans",
+		"conventions[1]::tool_events[0]::event: must name the span event",
+		"conventions[1]::tool_events[0]::result: name the event attribute holding the arguments or the result",
 	} {
 		assert.Contains(t, err.Error(), want)
 	}
