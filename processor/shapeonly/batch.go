@@ -161,6 +161,12 @@ func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool)
 	if c, ok := r.attrs.Get(b.p.cfg.DataClassAttribute); ok && b.p.classShaped(c) {
 		r.classed = true
 	}
+	// A record no convention reads as a tool or model call that bears the name of a data-class tool
+	// (an SDK agentotel does not know names a tool's span after the tool) carries that tool's data, as
+	// a wrapper declaring its class does: withheld whole, without knowing where its data is.
+	if !r.classed && v.Role != agentspan.RoleTool && v.Role != agentspan.RoleModel && b.p.tools[normalName(r.name)] {
+		r.classed = true
+	}
 	r.owner = b.ownerOf(trace, b.runOf(r.attrs, res))
 	b.records = append(b.records, r)
 }
@@ -234,8 +240,10 @@ func (b *batch) decide() {
 			r.dc = r.classed || wrapped || b.p.toolShaped([]byte(r.tool), b.now) || b.CallShaped(r.owner, []byte(r.callID))
 			b.w.AddToolCall(r.owner, r.callID, r.tool, r.dc)
 		case r.classed:
-			// A wrapper that declares its data class carries that data itself.
+			// A wrapper that declares its data class carries that data itself: its trace carried
+			// data-class data, and has a memory for what the wrapper's values are.
 			r.dc = true
+			b.Remember(r.owner, nil)
 		}
 		if r.dc {
 			b.owners[r.owner].walk = true

@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/countsonly"
 )
 
 // The customer record these tests hide, and its values of 8 bytes or more.
@@ -79,6 +80,41 @@ func TestWrapperClassAppliesToToolsUnderIt(t *testing.T) {
 	out := h.run(td)
 	assert.NotContains(t, attr(out, 1, "gen_ai.tool.call.result"), janeName)
 	assert.NotContains(t, attr(out, 0, "app.input"), janeID)
+}
+
+// TestWrapperValuesAreWithheldWhereTheyRepeat: what a span declaring its data class held is found
+// again elsewhere in its trace, though no tool call of the trace said so.
+func TestWrapperValuesAreWithheldWhereTheyRepeat(t *testing.T) {
+	h := newHarness(t, nil)
+	out := h.run(inTrace(spans(
+		map[string]any{"name": "crm step", "tool.data_class": "customer", "app.output": janeRecord},
+		map[string]any{"name": "notify", "app.note": "wrote to " + janeEmail},
+	), pcommon.TraceID{3}))
+	assert.NotContains(t, attr(out, 0, "app.output"), janeEmail)
+	assert.Equal(t, "wrote to "+countsonly.Withheld, attr(out, 1, "app.note"))
+}
+
+// TestSpanNamedLikeADataClassTool: a span that no convention reads as a call but that bears a
+// data-class tool's name, as an SDK agentotel does not know names a tool's span, is withheld whole
+// and what it held is withheld where it reappears; a span whose name only begins like the tool's, or
+// that names another tool, is left alone.
+func TestSpanNamedLikeADataClassTool(t *testing.T) {
+	const email = "ada.lovelace@analytical-engine.example"
+	h := newHarness(t, func(c *Config) {
+		c.Tools = map[string]string{"find_customer": "customer", "get_weather": "public"}
+		c.ShapedClasses, c.UnshapedClasses = []string{"customer"}, []string{"public"}
+	})
+	out := h.run(spans(
+		map[string]any{"name": "Find_Customer", "mysdk.input": `{"customer_ref":"Lovelace account"}`,
+			"mysdk.output": `{"rows":[{"email":"` + email + `","plan":"annual"}]}`},
+		map[string]any{"name": "find_customer_report", "mysdk.output": `{"email":"someone.else@example.test"}`},
+		map[string]any{"name": "get_weather", "mysdk.output": `{"sky":"overcast skies today"}`},
+		map[string]any{"name": "notify", "note": "wrote to " + email},
+	))
+	assert.Equal(t, `{"rows":"[1 withheld]"}`, attr(out, 0, "mysdk.output"))
+	assert.Equal(t, `{"email":"someone.else@example.test"}`, attr(out, 1, "mysdk.output"))
+	assert.Equal(t, `{"sky":"overcast skies today"}`, attr(out, 2, "mysdk.output"))
+	assert.Equal(t, "wrote to "+countsonly.Withheld, attr(out, 3, "note"))
 }
 
 // TestContentIsWithheldWhereverItRepeats: once a data-class result was withheld, its values are
