@@ -98,7 +98,7 @@ type flatTranscript struct {
 // Builtin returns the conventions that ship with agentotel, in the order they claim spans: the most
 // specific first (ADK, Mastra and Strands write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &strands, &genAI, &openInference, &vercelAI, &openLLMetry}
+	return []*Convention{&googleADK, &mastra, &strands, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse}
 }
 
 // commonStructural are structural whatever the convention: error type and status.

@@ -9,7 +9,8 @@
 // (ExportTraceServiceRequest, hex ids), one request per line per scenario run.
 
 import { writeFileSync } from "node:fs";
-import { CONTINUE_TEXT, NUDGE_TEXT, MAX_ROUNDS } from "./scenarios.mjs";
+import { createServer } from "node:http";
+import { CONTINUE_TEXT, NUDGE_TEXT, MAX_ROUNDS, stepFor } from "./scenarios.mjs";
 
 // makeCapture sets up a tracer provider with an in-memory exporter.
 //   otel: { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor,
@@ -131,4 +132,78 @@ export async function outerLoop(scenario, { callModel, appendUserText, toolFailu
     }
   }
   return { ...got, elapsedMs };
+}
+
+// startChatCompletions starts a mock OpenAI-compatible server on 127.0.0.1 for
+// the captures that drive the real `openai` client: it answers POST
+// /v1/chat/completions from the script of scenario() (the scenario being run),
+// after counting the tool messages in the request. It returns the server and
+// its base URL (.../v1); call reset() before each scenario.
+export async function startChatCompletions(scenario) {
+  let calls = 0;
+  const completion = (body) => {
+    const current = scenario();
+    const messages = body.messages ?? [];
+    const seen = messages.filter((m) => m.role === "tool").length;
+    const step = stepFor(current, seen);
+    const n = calls++;
+    const message = step.text
+      ? { role: "assistant", content: step.text, refusal: null }
+      : {
+          role: "assistant",
+          content: null,
+          refusal: null,
+          tool_calls: [
+            {
+              id: `call_${current.name}_${seen + 1}`,
+              type: "function",
+              function: { name: step.tool, arguments: JSON.stringify(step.args) },
+            },
+          ],
+        };
+    const inTok = 100 + 20 * seen;
+    const outTok = step.text ? 20 : 15;
+    return {
+      id: `chatcmpl_${current.name}_${n}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: "scripted-model",
+      choices: [{ index: 0, message, logprobs: null, finish_reason: step.text ? "stop" : "tool_calls" }],
+      usage: { prompt_tokens: inTok, completion_tokens: outTok, total_tokens: inTok + outTok },
+      system_fingerprint: "fp_fixture",
+    };
+  };
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      const send = (status, obj) => {
+        res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${calls}` });
+        res.end(JSON.stringify(obj));
+      };
+      if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
+        return send(404, { error: { message: `unexpected ${req.method} ${req.url}` } });
+      }
+      send(200, completion(JSON.parse(raw)));
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { server, baseURL: `http://127.0.0.1:${server.address().port}/v1`, reset: () => (calls = 0) };
+}
+
+// toolDefs are a scenario's tools as OpenAI chat-completions function tools.
+export function toolDefs(scenario) {
+  return Object.entries(scenario.tools).map(([name, def]) => ({
+    type: "function",
+    function: {
+      name,
+      description: def.description,
+      parameters: {
+        type: "object",
+        properties: Object.fromEntries(Object.entries(def.params).map(([k, t]) => [k, { type: t }])),
+        required: Object.keys(def.params),
+        additionalProperties: false,
+      },
+    },
+  }));
 }

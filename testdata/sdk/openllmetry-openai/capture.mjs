@@ -11,15 +11,14 @@
 // scenario script after counting the tool messages in the request. No other
 // network: Traceloop's prompt sync is off and its exporter is an in-memory one.
 // Output: traces.json next to this file (one OTLP JSON request per line).
-import { createServer } from "node:http";
 import * as traceloop from "@traceloop/node-server-sdk";
 import OpenAI from "openai";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { scenarios, stepFor, makeToolRunner } from "../scenarios.mjs";
-import { makeCapture } from "../capture-lib.mjs";
+import { scenarios, makeToolRunner } from "../scenarios.mjs";
+import { makeCapture, startChatCompletions, toolDefs } from "../capture-lib.mjs";
 
 // Traceloop starts an OpenTelemetry NodeSDK. Keep it to traces and to a
 // resource without host or process details: no metric or log exporters, only
@@ -51,83 +50,15 @@ const capture = makeCapture(
   },
 );
 
-// The mock chat-completions server. `current` is the scenario being run.
+// The mock chat-completions server (capture-lib.mjs). `current` is the scenario being run.
 let current = null;
-let calls = 0;
-
-function completion(body) {
-  const messages = body.messages ?? [];
-  const seen = messages.filter((m) => m.role === "tool").length;
-  const step = stepFor(current, seen);
-  const n = calls++;
-  const message = step.text
-    ? { role: "assistant", content: step.text, refusal: null }
-    : {
-        role: "assistant",
-        content: null,
-        refusal: null,
-        tool_calls: [
-          {
-            id: `call_${current.name}_${seen + 1}`,
-            type: "function",
-            function: { name: step.tool, arguments: JSON.stringify(step.args) },
-          },
-        ],
-      };
-  const inTok = 100 + 20 * seen;
-  const outTok = step.text ? 20 : 15;
-  return {
-    id: `chatcmpl_${current.name}_${n}`,
-    object: "chat.completion",
-    created: Math.floor(Date.now() / 1000),
-    model: "scripted-model",
-    choices: [{ index: 0, message, logprobs: null, finish_reason: step.text ? "stop" : "tool_calls" }],
-    usage: { prompt_tokens: inTok, completion_tokens: outTok, total_tokens: inTok + outTok },
-    system_fingerprint: "fp_fixture",
-  };
-}
-
-const server = createServer((req, res) => {
-  let raw = "";
-  req.on("data", (c) => (raw += c));
-  req.on("end", () => {
-    const send = (status, obj) => {
-      res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${calls}` });
-      res.end(JSON.stringify(obj));
-    };
-    if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-      return send(404, { error: { message: `unexpected ${req.method} ${req.url}` } });
-    }
-    send(200, completion(JSON.parse(raw)));
-  });
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const client = new OpenAI({
-  apiKey: "sk-fixture-not-a-key",
-  baseURL: `http://127.0.0.1:${server.address().port}/v1`,
-  maxRetries: 0,
-});
-
-function toolDefs(scenario) {
-  return Object.entries(scenario.tools).map(([name, def]) => ({
-    type: "function",
-    function: {
-      name,
-      description: def.description,
-      parameters: {
-        type: "object",
-        properties: Object.fromEntries(Object.entries(def.params).map(([k, t]) => [k, { type: t }])),
-        required: Object.keys(def.params),
-        additionalProperties: false,
-      },
-    },
-  }));
-}
+const mock = await startChatCompletions(() => current);
+const client = new OpenAI({ apiKey: "sk-fixture-not-a-key", baseURL: mock.baseURL, maxRetries: 0 });
 
 try {
   for (const scenario of scenarios) {
     current = scenario;
-    calls = 0;
+    mock.reset();
     const runTool = makeToolRunner(scenario);
     const tools = toolDefs(scenario);
     await capture.run(scenario, async () => {
@@ -160,5 +91,5 @@ try {
   }
   await capture.write(new URL("./traces.json", import.meta.url));
 } finally {
-  server.close();
+  mock.server.close();
 }

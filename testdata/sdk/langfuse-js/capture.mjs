@@ -1,0 +1,89 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+// Captures Langfuse JS traces (@langfuse/tracing with @langfuse/openai) for the
+// five shared scenarios. Langfuse's SDK writes OpenTelemetry spans through the
+// global tracer provider (its own span processor would export them to Langfuse;
+// here the capture's in-memory exporter takes them). The agent loop is plain
+// application code as Langfuse's documentation writes it: the run is an
+// `agent` observation that propagates its session id, every model
+// call goes through observeOpenAI (a `generation` observation with the request's
+// messages as input and the reply as output), and every tool runs inside an
+// active `tool` observation named after the tool, its arguments as input and its
+// return value as output. The client talks to the mock chat-completions server
+// of capture-lib.mjs on 127.0.0.1; there is no other network.
+import { propagateAttributes, startActiveObservation } from "@langfuse/tracing";
+import { observeOpenAI } from "@langfuse/openai";
+import OpenAI from "openai";
+import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { scenarios, makeToolRunner } from "../scenarios.mjs";
+import { makeCapture, startChatCompletions, toolDefs } from "../capture-lib.mjs";
+
+const capture = makeCapture(
+  { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, resourceFromAttributes, JsonTraceSerializer },
+  { serviceName: "agentotel-fixture-langfuse-js", sdk: "langfuse-js" },
+);
+
+let current = null;
+const mock = await startChatCompletions(() => current);
+const client = observeOpenAI(new OpenAI({ apiKey: "sk-fixture-not-a-key", baseURL: mock.baseURL, maxRetries: 0 }));
+
+try {
+  for (const scenario of scenarios) {
+    current = scenario;
+    mock.reset();
+    const runTool = makeToolRunner(scenario);
+    const tools = toolDefs(scenario);
+    await capture.run(scenario, async () => {
+      let toolResults = 0;
+      await startActiveObservation(
+        scenario.agent,
+        (agent) =>
+          // On the active span (the agent's) at once; Langfuse's own span processor would copy it to
+          // the spans started inside, which this capture, exporting with its own, does not run.
+          propagateAttributes({ sessionId: scenario.runId }, async () => {
+            agent.update({ input: scenario.prompt });
+            const messages = [
+              { role: "system", content: scenario.system },
+              { role: "user", content: scenario.prompt },
+            ];
+            for (let round = 0; round <= scenario.steps.length; round++) {
+              const reply = await client.chat.completions.create({ model: "scripted-model", messages, tools });
+              const msg = reply.choices[0].message;
+              messages.push(msg);
+              if (!msg.tool_calls?.length) {
+                agent.update({ output: msg.content });
+                return;
+              }
+              for (const call of msg.tool_calls) {
+                const args = JSON.parse(call.function.arguments);
+                const result = await startActiveObservation(
+                  call.function.name,
+                  async (tool) => {
+                    tool.update({ input: args });
+                    const out = await runTool(call.function.name, args);
+                    tool.update({ output: out });
+                    return out;
+                  },
+                  { asType: "tool" },
+                );
+                messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
+                toolResults++;
+              }
+            }
+            throw new Error(`${scenario.name}: no final answer`);
+          }),
+        { asType: "agent" },
+      );
+      if (toolResults !== scenario.steps.length - 1) {
+        throw new Error(`${scenario.name}: ${toolResults} tool results, want ${scenario.steps.length - 1}`);
+      }
+    });
+  }
+  await capture.write(new URL("./traces.json", import.meta.url));
+} finally {
+  mock.server.close();
+}
