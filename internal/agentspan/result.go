@@ -35,8 +35,13 @@ func attrBytes(attrs pcommon.Map, key string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
+	return valueBytes(v), true
+}
+
+// valueBytes views a string value's bytes, or encodes a structured one as JSON.
+func valueBytes(v pcommon.Value) []byte {
 	if v.Type() == pcommon.ValueTypeStr {
-		return jsonraw.StringBytes(v.Str()), true
+		return jsonraw.StringBytes(v.Str())
 	}
-	return []byte(v.AsString()), true
+	return []byte(v.AsString())
 }

@@ -11,17 +11,18 @@ import (
 
 // strands is Strands Agents (strands-agents/sdk-python, telemetry/tracer.py, and the TypeScript SDK,
 // @strands-agents/sdk): GenAI span names and keys under its own instrumentation scope, and every
-// message on span events rather than attributes.
-// Spans: invoke_agent <agent> > execute_event_loop_cycle (TypeScript: execute_agent_loop_cycle) > chat,
-// execute_tool <tool>. By default each
-// message is an event (gen_ai.user.message, gen_ai.tool.message ...) whose content attribute holds
-// Strands' content blocks (Bedrock Converse shapes: text, toolUse, toolResult) as JSON; a tool span's
-// arguments ride on its gen_ai.tool.message event and its result on its gen_ai.choice event, each with
-// the call id in id. In the latest mode each span has gen_ai.client.inference.operation.details events
-// holding gen_ai.input.messages / gen_ai.output.messages, GenAI parts: a tool span's input is its
-// tool_call part, its output the tool_call_response part (the TypeScript SDK also sets
-// gen_ai.tool.call.arguments and result then). A result is a list of content blocks: [{"json": value}]
-// from the TypeScript SDK, [{"text": str(result)}] from a Python tool returning a dict (its repr).
+// message on span events rather than attributes. Spans: invoke_agent <agent> >
+// execute_event_loop_cycle (TypeScript: execute_agent_loop_cycle) > chat, execute_tool <tool>.
+//
+// By default each message is an event (gen_ai.user.message, gen_ai.tool.message ...) whose content
+// attribute holds Strands' content blocks (Bedrock Converse shapes: text, toolUse, toolResult) as
+// JSON; a tool span's arguments ride on its gen_ai.tool.message event and its result on its
+// gen_ai.choice event, each with the call id in id. In the latest mode each span has
+// gen_ai.client.inference.operation.details events holding gen_ai.input.messages /
+// gen_ai.output.messages, GenAI parts: a tool span's input is its tool_call part, its output the
+// tool_call_response part (the TypeScript SDK also sets gen_ai.tool.call.arguments and result then).
+// A result is a list of content blocks: [{"json": value}] from the TypeScript SDK, [{"text":
+// str(result)}] from a Python tool returning a dict (its repr).
 var strands = Convention{
 	Name: "strands",
 	Claim: func(s Span) (Role, bool) {

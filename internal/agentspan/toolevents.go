@@ -45,10 +45,7 @@ func (c *Convention) ToolEvent(name string) *ToolEvent {
 // GenAI messages, the arguments or response of their tool part. ok is false when the value holds
 // no tool part, or is not valid JSON nested at most maxDepth deep.
 func (te *ToolEvent) Payload(v pcommon.Value, result bool, maxDepth int) ([]byte, bool) {
-	raw := jsonraw.StringBytes(v.Str())
-	if v.Type() != pcommon.ValueTypeStr {
-		raw = []byte(v.AsString())
-	}
+	raw := valueBytes(v)
 	if !te.Parts {
 		return raw, true
 	}
@@ -107,10 +104,10 @@ func (r *Registry) EventCall(v View, events ptrace.SpanEventSlice) (args, result
 			continue
 		}
 		attrs := e.Attributes()
-		if val, ok := attrs.Get(te.Arguments); ok && te.Arguments != "" && !argsOK {
+		if val, ok := attrs.Get(te.Arguments); te.Arguments != "" && ok && !argsOK {
 			args, argsOK = te.Payload(val, false, r.maxDepth)
 		}
-		if val, ok := attrs.Get(te.Result); ok && te.Result != "" && !resultOK {
+		if val, ok := attrs.Get(te.Result); te.Result != "" && ok && !resultOK {
 			result, resultOK = te.Payload(val, true, r.maxDepth)
 		}
 	}
