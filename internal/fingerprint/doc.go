@@ -56,7 +56,8 @@
 // by the first byte or the first window they would give, without decoding anything.
 //
 // Each of those readings is also read with its URL escapes decoded (url.go: %XX, and '+' for a
-// space as query strings write it) and with its HTML character references decoded (html.go), so a
+// space as query strings write it; a reading that holds both is read once more with '+' as it is, as
+// a path or an RFC 3986 query keeps it) and with its HTML character references decoded (html.go), so a
 // leaf copied into a URL, or into HTML or XML, is found; only the windows that hold a decoded byte
 // are looked up again (other.go).
 //

@@ -58,8 +58,15 @@ func (v *view) decodedMarks() otherMarks {
 // holds marks, read with its URL escapes decoded and read with its HTML character references
 // decoded, and adds the regions it finds to sc.spans, mapped back to the scanned text.
 func (sc *Scanner) searchOtherEncodings(sets []*Set, level int, t []byte, marks otherMarks, s search) {
-	if marks&markPlus != 0 || (marks&markPercent != 0 && nextPercentEscape(t, 0) < len(t)) {
-		sc.other.decodeURL(t)
+	percent := marks&markPercent != 0 && nextPercentEscape(t, 0) < len(t)
+	if marks&markPlus != 0 || percent {
+		sc.other.decodeURL(t, true)
+		sc.searchOther(sets, level, s)
+	}
+	if marks&markPlus != 0 && percent {
+		// A path or an RFC 3986 query escapes a value's spaces as %20 and keeps its '+': read again with
+		// '+' as it is (without a percent escape that reading is the text itself, searched already).
+		sc.other.decodeURL(t, false)
 		sc.searchOther(sets, level, s)
 	}
 	if marks&markAmp != 0 && htmlEscaped(t) {

@@ -39,17 +39,21 @@ func indexFrom(src []byte, from int, c byte) int {
 }
 
 // decodeURL sets v to src with its URL escapes decoded, reusing v's buffers: "%XX" to the byte it
-// stands for, '+' to a space. Any bytes decode (a '%' without two hex digits is kept), and decoding
-// never lengthens the text. The bytes decoded need not be UTF-8: a name's "%C3%AB" decodes to the
-// two bytes of "ë", as its remembered windows hold it.
-func (v *view) decodeURL(src []byte) {
+// stands for, and, with plusIsSpace, '+' to a space (a form's encoding; a path, or a query as RFC
+// 3986 writes it, keeps '+' as it is). Any bytes decode (a '%' without two hex digits is kept), and
+// decoding never lengthens the text. The bytes decoded need not be UTF-8: a name's "%C3%AB" decodes
+// to the two bytes of "ë", as its remembered windows hold it.
+func (v *view) decodeURL(src []byte, plusIsSpace bool) {
 	v.text, v.escapes = v.text[:0], v.escapes[:0]
-	percent, plus := nextPercentEscape(src, 0), indexFrom(src, 0, '+')
+	percent, plus := nextPercentEscape(src, 0), len(src)
+	if plusIsSpace {
+		plus = indexFrom(src, 0, '+')
+	}
 	for i := 0; i < len(src); {
 		if percent < i {
 			percent = nextPercentEscape(src, i)
 		}
-		if plus < i {
+		if plus < i && plusIsSpace {
 			plus = indexFrom(src, i, '+')
 		}
 		k := min(percent, plus)

@@ -199,6 +199,10 @@ var contentSeeds = []contentSeed{
 			{1, formPlain, placeLogRecord, 3, 0}, {2, formEscaped, placeLogRecord, 4, 1}, {4, formJSON, placeLogRecord, 5, 2},
 			{1, formOTLPValue, placeLogRecord, 3, 3}, {2, formURL, placeLogRecord, 4, 4}, {3, formPython, placeLogRecord, 5, 5},
 		}},
+	{1, 9, 0x09, 0, [5]string{"cus_17320508075688", "Mirela Popescu-Ionescu", "mirela.popescu@example.ro", "weekly, gold", "asks for invoices by fax"},
+		[]placement{
+			{1, formPlain, placeScopeField, 3, 0}, {2, formURL, placeScopeField, 4, 1}, {0, formEscaped, placeScopeField, 5, 2},
+		}},
 }
 
 // Forms a planted copy takes.
@@ -249,6 +253,9 @@ const (
 	// placeLogRecord: a log record of the run's trace, sent after its spans: in its event name,
 	// severity text, body (text, a map's value or a map's key) or an attribute.
 	placeLogRecord
+	// placeScopeField: the batch's instrumentation scope version, or the schema URL of its scope or of
+	// its resource.
+	placeScopeField
 	numPlaces
 )
 
@@ -460,6 +467,16 @@ func plantCopies(batches []ptrace.Traces, values []string, placements []placemen
 			ts.FromRaw("congo=t61rcWkgMzE,crm=" + plantedText(value, p))
 		case placeLogRecord:
 			plantInLogRecord(logs, dc.TraceID(), key, value, p)
+		case placeScopeField:
+			rs := batch.ResourceSpans().At(0)
+			switch text := plantedText(value, p); p.variant % 3 {
+			case 0:
+				rs.ScopeSpans().At(0).Scope().SetVersion("1.0 " + text)
+			case 1:
+				rs.ScopeSpans().At(0).SetSchemaUrl("https://schemas.example/" + text)
+			default:
+				rs.SetSchemaUrl("https://schemas.example/" + text)
+			}
 		}
 	}
 	return logs
@@ -804,9 +821,14 @@ func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
 	require.NoError(t, err)
 	var doc struct {
 		ResourceSpans []struct {
+			SchemaURL  string `json:"schemaUrl"`
 			Resource   struct{ Attributes []otlpJSONKeyValue }
 			ScopeSpans []struct {
-				Scope struct{ Attributes []otlpJSONKeyValue }
+				SchemaURL string `json:"schemaUrl"`
+				Scope     struct {
+					Name, Version string
+					Attributes    []otlpJSONKeyValue
+				}
 				Spans []struct {
 					Name       string
 					TraceState string
@@ -827,8 +849,12 @@ func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
 	require.NoError(t, json.Unmarshal(raw, &doc))
 	for _, rs := range doc.ResourceSpans {
 		c.attributes(batch+" resource", rs.Resource.Attributes)
+		c.text(batch+" resource schema URL", rs.SchemaURL)
 		for _, ss := range rs.ScopeSpans {
 			c.attributes(batch+" scope", ss.Scope.Attributes)
+			c.text(batch+" scope name", ss.Scope.Name)
+			c.text(batch+" scope version", ss.Scope.Version)
+			c.text(batch+" scope schema URL", ss.SchemaURL)
 			for _, s := range ss.Spans {
 				where := batch + " span " + strconv.Quote(s.Name)
 				c.text(where+" name", s.Name)

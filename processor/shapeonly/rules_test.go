@@ -163,8 +163,8 @@ func TestContentIsWithheldWhereverItRepeats(t *testing.T) {
 
 // TestContentInNamesAndPropagation: the search reads every string a record carries, not only values:
 // attribute names at any depth (an SDK that keys a map by its values, or flattens a record into
-// attributes named by them), trace states, and a log record's event name, severity text and body
-// keys. A name that holds a withheld value becomes "[withheld]" (numbered when the map holds one
+// attributes named by them), trace states, a log record's event name, severity text and body keys, and
+// the names, versions and schema URLs of instrumentation scopes and resources. A name that holds a withheld value becomes "[withheld]" (numbered when the map holds one
 // already), its value searched as any other; a trace state loses the members that hold one. The
 // names the conventions and the configuration define are vocabulary and are not searched.
 func TestContentInNamesAndPropagation(t *testing.T) {
@@ -199,15 +199,28 @@ func TestContentInNamesAndPropagation(t *testing.T) {
 	assert.Equal(t, map[string]any{"[withheld]": "linked"}, out.Links().At(0).Attributes().AsRaw())
 
 	ld := plog.NewLogs()
-	lr := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords().AppendEmpty()
+	rl := ld.ResourceLogs().AppendEmpty()
+	rl.SetSchemaUrl("https://schemas.example/" + janeID)
+	sl := rl.ScopeLogs().AppendEmpty()
+	sl.Scope().SetName("crm-" + janeName)
+	sl.Scope().SetVersion("1.0+" + janeID)
+	sl.SetSchemaUrl("https://schemas.example/" + janeEmail)
+	lr := sl.LogRecords().AppendEmpty()
 	lr.SetTraceID(trace)
 	lr.SetEventName("crm.lookup " + janeEmail)
 	lr.SetSeverityText("INFO " + janeName)
 	lr.Body().SetEmptyMap().PutStr(janeEmail, "found")
-	rec := h.runLogs(ld).ResourceLogs().At(0).ScopeLogs().At(0).LogRecords().At(0)
+	outRL := h.runLogs(ld).ResourceLogs().At(0)
+	outSL := outRL.ScopeLogs().At(0)
+	rec := outSL.LogRecords().At(0)
 	assert.Equal(t, "crm.lookup [withheld]", rec.EventName())
 	assert.Equal(t, "INFO [withheld]", rec.SeverityText())
 	assert.Equal(t, map[string]any{"[withheld]": "found"}, rec.Body().AsRaw())
+	// The scope's name and version and the schema URLs name the instrumentation: only a copy is withheld.
+	assert.Equal(t, "crm-[withheld]", outSL.Scope().Name())
+	assert.Equal(t, "1.0+[withheld]", outSL.Scope().Version())
+	assert.Equal(t, "https://schemas.example/[withheld]", outSL.SchemaUrl())
+	assert.Equal(t, "https://schemas.example/[withheld]", outRL.SchemaUrl())
 }
 
 // TestContentInURLs: a value copied into a URL is found through its escapes, percent-encoded or with
@@ -221,6 +234,15 @@ func TestContentInURLs(t *testing.T) {
 	), pcommon.TraceID{12}))
 	assert.Equal(t, "https://crm.example/v1/customers?email=[withheld]&name=[withheld]&page=2", attr(out, 1, "url.full"))
 	assert.Equal(t, "who=[withheld]", attr(out, 1, "url.query"))
+
+	// A path keeps a '+' as it is and escapes a space as %20 (url.PathEscape), where a form writes '+'
+	// for the space.
+	out = h.run(inTrace(spans(
+		map[string]any{"name": "execute_tool find_customer", "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer",
+			"gen_ai.tool.call.result": `{"phone":"+1 415 555 0199"}`},
+		map[string]any{"name": "GET", "url.full": "https://crm.example/v1/callers/+1%20415%20555%200199/history"},
+	), pcommon.TraceID{13}))
+	assert.Equal(t, "https://crm.example/v1/callers/[withheld]/history", attr(out, 1, "url.full"))
 }
 
 // TestContentInHTML: a value copied into HTML or XML is found through its character references, as
@@ -322,7 +344,15 @@ func TestFingerprintBoundsFailClosed(t *testing.T) {
 		"gen_ai.request.model": "gpt-4.1-mini Jane Roe", "session.id": "sess-0123456789", "gen_ai.usage.input_tokens": 1200,
 		"tags": map[string]any{"Jane Roe": 1, "vip": 2}}), trace)
 	spanAt(saturated, 0).TraceState().FromRaw("congo=t61rcWkgMzE,ot=th:8")
+	scope := saturated.ResourceSpans().At(0).ScopeSpans().At(0)
+	scope.Scope().SetName("crm-instrumentation")
+	scope.Scope().SetVersion("2.4.1-Jane Roe")
+	scope.SetSchemaUrl("https://opentelemetry.io/schemas/1.37.0")
 	out := h.run(saturated)
+	outScope := out.ResourceSpans().At(0).ScopeSpans().At(0)
+	assert.Equal(t, "crm-instrumentation", outScope.Scope().Name(), "the scope's name says which instrumentation sent the data")
+	assert.Equal(t, "[withheld]", outScope.Scope().Version())
+	assert.Empty(t, outScope.SchemaUrl(), "a schema URL is cleared, not replaced by what does not parse as one")
 	assert.Equal(t, "[withheld]", attr(out, 0, "[withheld]"), "a saturated trace withholds everything, names too")
 	assert.Equal(t, "<missing>", attr(out, 0, "app.text"))
 	assert.Equal(t, `{"[withheld]":1,"vip":2}`, attr(out, 0, "tags"), "a name too short to hold a remembered value stays")

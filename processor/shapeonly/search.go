@@ -114,11 +114,15 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 				}
 				inScope = appendSets(inScope, o.sets)
 			}
-			b.searchShared(sss.At(j).Scope().Attributes(), inScope, scopeSaturated)
+			ss := sss.At(j)
+			b.searchShared(ss.Scope().Attributes(), inScope, scopeSaturated)
+			b.searchScope(ss.Scope(), ss.SchemaUrl, ss.SetSchemaUrl, inScope, scopeSaturated)
 			around = appendSets(around, inScope)
 			aroundSaturated = aroundSaturated || scopeSaturated
 		}
-		b.searchShared(rss.At(ri).Resource().Attributes(), around, aroundSaturated)
+		rs := rss.At(ri)
+		b.searchShared(rs.Resource().Attributes(), around, aroundSaturated)
+		b.searchSchema(rs.SchemaUrl, rs.SetSchemaUrl, around, aroundSaturated)
 	}
 }
 
@@ -166,11 +170,48 @@ func (b *batch) searchLogs(ld plog.Logs) {
 				}
 				inScope = appendSets(inScope, o.sets)
 			}
-			b.searchShared(sls.At(j).Scope().Attributes(), inScope, scopeSaturated)
+			sl := sls.At(j)
+			b.searchShared(sl.Scope().Attributes(), inScope, scopeSaturated)
+			b.searchScope(sl.Scope(), sl.SchemaUrl, sl.SetSchemaUrl, inScope, scopeSaturated)
 			around = appendSets(around, inScope)
 			aroundSaturated = aroundSaturated || scopeSaturated
 		}
-		b.searchShared(rls.At(ri).Resource().Attributes(), around, aroundSaturated)
+		rl := rls.At(ri)
+		b.searchShared(rl.Resource().Attributes(), around, aroundSaturated)
+		b.searchSchema(rl.SchemaUrl, rl.SetSchemaUrl, around, aroundSaturated)
+	}
+}
+
+// searchScope redacts what an instrumentation scope's name and version and its schema URL hold of
+// the values its records' traces withheld. Under a saturated trace, whose copies can no longer be
+// found, the version goes whole (when it is long enough to hold a remembered value) and the schema URL
+// is cleared; the name stays, as the service's name does: it says which instrumentation sent the data.
+func (b *batch) searchScope(sc pcommon.InstrumentationScope, schema func() string, setSchema func(string), sets []*fingerprint.Set, saturated bool) {
+	if saturated && len(sc.Version()) >= fingerprint.WindowLen {
+		sc.SetVersion(countsonly.Withheld)
+	}
+	b.redactField(sets, sc.Name, sc.SetName)
+	b.redactField(sets, sc.Version, sc.SetVersion)
+	b.searchSchema(schema, setSchema, sets, saturated)
+}
+
+// searchSchema redacts a schema URL, or clears it under a saturated trace: a marker in its place would
+// not parse as a URL, and no schema is a schema URL's valid absence.
+func (b *batch) searchSchema(get func() string, set func(string), sets []*fingerprint.Set, saturated bool) {
+	if saturated {
+		set("")
+		return
+	}
+	b.redactField(sets, get, set)
+}
+
+// redactField redacts a string field of the batch, read and written through its accessors.
+func (b *batch) redactField(sets []*fingerprint.Set, get func() string, set func(string)) {
+	if len(sets) == 0 {
+		return
+	}
+	if s, ok := b.redactText(sets, get()); ok {
+		set(s)
 	}
 }
 
