@@ -7,20 +7,35 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/pyliteral"
 )
 
 // Result returns what a tool call returned, as bytes to digest, unwrapped where the convention wraps
-// it (a LangChain ToolMessage's content, without the call id that differs on every call). ok is false
-// when the span carries no result the convention can read: the caller must not judge it.
+// it (a LangChain ToolMessage's content, without the call id that differs on every call), and as JSON
+// where a Python SDK reported it as the repr of a dict or a list. ok is false when the span carries no
+// result the convention can read: the caller must not judge it.
 func (r *Registry) Result(v View, attrs pcommon.Map) ([]byte, bool) {
 	raw, ok := attrBytes(attrs, v.ResultKey)
-	if !ok || v.Convention == nil || v.Convention.Unwrap == nil {
-		return raw, ok
+	if !ok {
+		return nil, false
 	}
-	if e, unwrapped := v.Convention.Unwrap(raw, r.maxDepth); unwrapped {
-		return e.Result, true
+	return r.readResult(v, raw), true
+}
+
+// readResult opens a result's envelope, where its convention has one, and reads a Python literal as
+// the JSON it stands for.
+func (r *Registry) readResult(v View, raw []byte) []byte {
+	if v.Convention != nil && v.Convention.Unwrap != nil {
+		if e, unwrapped := v.Convention.Unwrap(raw, r.maxDepth); unwrapped {
+			raw = e.Result
+		}
 	}
-	return raw, true
+	if pyliteral.LooksLikeRepr(raw) {
+		if doc, ok := pyliteral.ToJSON(nil, raw, r.maxDepth); ok {
+			return doc
+		}
+	}
+	return raw
 }
 
 // Args returns the bytes of a tool call's arguments; ok is false when the span carries none.

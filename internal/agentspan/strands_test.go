@@ -89,9 +89,12 @@ func TestEventCall(t *testing.T) {
 		{"latest mode", map[string]map[string]any{
 			details: {"gen_ai.input.messages": `[{"role":"tool","parts":[{"type":"tool_call","name":"find_customer","id":"t1","arguments":{"query":"Ada"}}]}]`},
 		}, `{"query":"Ada"}`, ""},
+		{"a Python tool's dict, as its repr", map[string]map[string]any{
+			"gen_ai.choice": {"message": `[{"text":"{'rows': 1, 'more': None}"}]`, "id": "t1"},
+		}, "", `{"rows":1,"more":null}`},
 		{"a Python tool's text", map[string]map[string]any{
-			"gen_ai.choice": {"message": `[{"text":"{'rows': 1}"}]`, "id": "t1"},
-		}, "", `{'rows': 1}`},
+			"gen_ai.choice": {"message": `[{"text":"no rows"}]`, "id": "t1"},
+		}, "", `no rows`},
 		{"several blocks", map[string]map[string]any{
 			"gen_ai.choice": {"message": `[{"text":"a"},{"text":"b"}]`, "id": "t1"},
 		}, "", `[{"text":"a"},{"text":"b"}]`},

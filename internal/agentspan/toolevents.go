@@ -111,10 +111,8 @@ func (r *Registry) EventCall(v View, events ptrace.SpanEventSlice) (args, result
 			result, resultOK = te.Payload(val, true, r.maxDepth)
 		}
 	}
-	if unwrap := v.Convention.Unwrap; resultOK && unwrap != nil {
-		if e, ok := unwrap(result, r.maxDepth); ok {
-			result = e.Result
-		}
+	if resultOK {
+		result = r.readResult(v, result)
 	}
 	return args, result, argsOK, resultOK
 }

@@ -94,6 +94,20 @@ func TestWrapperValuesAreWithheldWhereTheyRepeat(t *testing.T) {
 	assert.Equal(t, "wrote to "+countsonly.Withheld, attr(out, 1, "app.note"))
 }
 
+// TestPythonReprResultIsRememberedByValue: a Python SDK reports a tool's dict as its repr. It is
+// withheld whole, and remembered value by value, as its JSON would be: a short value of it is found
+// again alone, where the whole text as one leaf would only give up fragments of 16 bytes or more.
+func TestPythonReprResultIsRememberedByValue(t *testing.T) {
+	h := newHarness(t, byName)
+	out := h.run(inTrace(spans(
+		map[string]any{"name": "execute_tool find_customer", "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer",
+			"gen_ai.tool.call.result": `{'name': 'Ada Byron', 'plan': 'annual', 'vip': True, 'notes': None}`},
+		map[string]any{"name": "notify", "app.note": "called Ada Byron today"},
+	), pcommon.TraceID{14}))
+	assert.Equal(t, countsonly.Withheld, attr(out, 0, "gen_ai.tool.call.result"))
+	assert.Equal(t, "called [withheld] today", attr(out, 1, "app.note"))
+}
+
 // TestSpanNamedLikeADataClassTool: a span that no convention reads as a call but that bears a
 // data-class tool's name, as an SDK agentotel does not know names a tool's span, is withheld whole
 // and what it held is withheld where it reappears; a span whose name only begins like the tool's, or

@@ -11,6 +11,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/pyliteral"
 )
 
 // valueShaper shapes the values of one batch, remembers the leaves it withholds in the memory of the
@@ -304,6 +305,14 @@ func (s *valueShaper) shapeText(text []byte) ([]byte, countsonly.Stats, error) {
 func (s *valueShaper) rememberText(owner int32, text []byte, r agentspan.Remember) {
 	switch {
 	case r == agentspan.RememberNothing, len(text) == 0:
+	case r == agentspan.RememberAll && pyliteral.LooksLikeRepr(text):
+		// A Python SDK's str(result), the repr of a dict: its values, each a leaf of its own, as its JSON
+		// would give them, so that one of them alone is found again; one leaf when it is no literal.
+		if doc, ok := pyliteral.ToJSON(nil, text, s.b.p.cfg.MaxDepth); ok {
+			s.rememberJSON(owner, doc)
+		} else {
+			s.rememberLeaf(owner, text)
+		}
 	case r == agentspan.RememberAll && countsonly.LooksLikeJSON(text):
 		// Its leaves, or, when it is broken JSON, the whole text as one leaf: rememberJSON tells
 		// them apart in the same pass.
