@@ -97,15 +97,18 @@ func TestWrapperValuesAreWithheldWhereTheyRepeat(t *testing.T) {
 // TestPythonReprResultIsRememberedByValue: a Python SDK reports a tool's dict as its repr. It is
 // withheld whole, and remembered value by value, as its JSON would be: a short value of it is found
 // again alone, where the whole text as one leaf would only give up fragments of 16 bytes or more.
+// Arguments printed the same way are remembered the same way.
 func TestPythonReprResultIsRememberedByValue(t *testing.T) {
 	h := newHarness(t, byName)
 	out := h.run(inTrace(spans(
 		map[string]any{"name": "execute_tool find_customer", "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer",
-			"gen_ai.tool.call.result": `{'name': 'Ada Byron', 'plan': 'annual', 'vip': True, 'notes': None}`},
-		map[string]any{"name": "notify", "app.note": "called Ada Byron today"},
+			"gen_ai.tool.call.arguments": `{'customer_ref': 'acct-7781-XK'}`,
+			"gen_ai.tool.call.result":    `{'name': 'Ada Byron', 'plan': 'annual', 'vip': True, 'notes': None}`},
+		map[string]any{"name": "notify", "app.note": "called Ada Byron today", "app.ref": "acct-7781-XK"},
 	), pcommon.TraceID{14}))
 	assert.Equal(t, countsonly.Withheld, attr(out, 0, "gen_ai.tool.call.result"))
 	assert.Equal(t, "called [withheld] today", attr(out, 1, "app.note"))
+	assert.Equal(t, countsonly.Withheld, attr(out, 1, "app.ref"), "printed arguments are read as the literal they are too")
 }
 
 // TestSpanNamedLikeADataClassTool: a span that no convention reads as a call but that bears a

@@ -305,12 +305,13 @@ func (s *valueShaper) shapeText(text []byte) ([]byte, countsonly.Stats, error) {
 func (s *valueShaper) rememberText(owner int32, text []byte, r agentspan.Remember) {
 	switch {
 	case r == agentspan.RememberNothing, len(text) == 0:
-	case r == agentspan.RememberAll && pyliteral.LooksLikeRepr(text):
-		// A Python SDK's str(result), the repr of a dict: its values, each a leaf of its own, as its JSON
-		// would give them, so that one of them alone is found again; one leaf when it is no literal.
+	case pyliteral.LooksLikeRepr(text):
+		// A Python SDK's str(result) or printed arguments, the repr of a dict: its values, each a leaf
+		// of its own, as its JSON would give them, so that one of them alone is found again. A result
+		// that is no literal is one leaf; arguments that are none are not remembered, as any text.
 		if doc, ok := pyliteral.ToJSON(nil, text, s.b.p.cfg.MaxDepth); ok {
 			s.rememberJSON(owner, doc)
-		} else {
+		} else if r == agentspan.RememberAll {
 			s.rememberLeaf(owner, text)
 		}
 	case r == agentspan.RememberAll && countsonly.LooksLikeJSON(text):
