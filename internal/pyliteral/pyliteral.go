@@ -9,7 +9,9 @@
 // as the literal it is, it is the same document its JSON would be.
 //
 // What repr writes for the built-in types is read: dicts, lists, tuples and sets (as arrays), strings
-// in either quote with repr's escapes, ints, floats, True, False and None. Anything else (an object's
+// in either quote with repr's escapes, ints, floats, True, False and None; a dict key or a set element
+// must be hashable, as Python requires (no dict, set or list), and a key that is not a string becomes
+// the string of its JSON. Anything else (an object's
 // repr such as datetime.datetime(2026, 1, 1, 0, 0), bytes, inf and nan, which JSON cannot hold) makes
 // the whole text unreadable: ToJSON reports false and the caller keeps the text as it was.
 package pyliteral
@@ -64,6 +66,10 @@ type parser struct {
 	pos      int
 	out      []byte
 	maxDepth int
+	// hashable: reading a dict key or a set element, which Python requires to be hashable: no dict,
+	// set or list, only scalars and tuples of them. A key's JSON becomes a string, so a dict inside a
+	// key would be escaped again at every level.
+	hashable bool
 }
 
 func (p *parser) space() {
@@ -83,9 +89,9 @@ func (p *parser) value(depth int) bool {
 	}
 	switch c := p.src[p.pos]; {
 	case c == '{':
-		return depth < p.maxDepth && p.dictOrSet(depth+1)
+		return depth < p.maxDepth && !p.hashable && p.dictOrSet(depth+1)
 	case c == '[':
-		return depth < p.maxDepth && p.sequence(depth+1, ']')
+		return depth < p.maxDepth && !p.hashable && p.sequence(depth+1, ']')
 	case c == '(':
 		return depth < p.maxDepth && p.sequence(depth+1, ')')
 	case c == '\'' || c == '"':
@@ -120,10 +126,21 @@ func isIdent(c byte) bool {
 func (p *parser) sequence(depth int, closing byte) bool {
 	p.pos++
 	p.out = append(p.out, '[')
-	for n := 0; ; n++ {
+	return p.elements(depth, closing, 0)
+}
+
+// elements reads the rest of a sequence after its first n elements, up to its closing bracket (a
+// trailing comma allowed), and closes the array.
+func (p *parser) elements(depth int, closing byte, n int) bool {
+	for ; ; n++ {
 		p.space()
-		if p.pos < len(p.src) && p.src[p.pos] == closing {
-			p.pos++
+		if n > 0 {
+			if !p.skip(',') {
+				return p.close(closing, ']')
+			}
+			p.space()
+		}
+		if p.skip(closing) {
 			p.out = append(p.out, ']')
 			return true
 		}
@@ -133,62 +150,67 @@ func (p *parser) sequence(depth int, closing byte) bool {
 		if !p.value(depth) {
 			return false
 		}
-		p.space()
-		if p.pos < len(p.src) && p.src[p.pos] == ',' {
-			p.pos++
-		} else if p.pos >= len(p.src) || p.src[p.pos] != closing {
-			return false
-		}
 	}
 }
 
-// dictOrSet reads a dict as an object, or a set ({1, 2}) as an array: the first element says which.
+// close consumes closing and writes end, or reports that the cursor is not at closing.
+func (p *parser) close(closing, end byte) bool {
+	if !p.skip(closing) {
+		return false
+	}
+	p.out = append(p.out, end)
+	return true
+}
+
+// dictOrSet reads a dict as an object, or a set ({1, 2}) as an array: what follows the first element
+// says which. The first element is read once whichever it is (read again, nested sets would take
+// twice as long at each level).
 func (p *parser) dictOrSet(depth int) bool {
 	p.pos++
 	p.space()
-	if p.pos < len(p.src) && p.src[p.pos] == '}' {
-		p.pos++
+	if p.skip('}') {
 		p.out = append(p.out, "{}"...)
 		return true
 	}
-	start, mark := p.pos, len(p.out)
-	if !p.value(depth) {
+	mark := len(p.out)
+	p.out = append(p.out, '[')
+	if !p.hashableValue(depth) {
 		return false
 	}
 	p.space()
 	if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-		// A set: read again as a sequence from its first element.
-		p.pos, p.out = start-1, p.out[:mark]
-		return p.sequence(depth, '}')
+		return p.setElements(depth)
 	}
-	p.pos, p.out = start, append(p.out[:mark], '{')
+	p.out[mark] = '{'
+	p.stringKey(mark + 1)
+	return p.pairs(depth)
+}
+
+// pairs reads the rest of a dict from its first key's colon, up to its closing brace.
+func (p *parser) pairs(depth int) bool {
 	for n := 0; ; n++ {
-		p.space()
-		if p.pos < len(p.src) && p.src[p.pos] == '}' {
-			p.pos++
-			p.out = append(p.out, '}')
-			return true
-		}
 		if n > 0 {
+			p.space()
+			if !p.skip(',') {
+				return p.close('}', '}')
+			}
+			p.space()
+			if p.skip('}') {
+				p.out = append(p.out, '}')
+				return true
+			}
 			p.out = append(p.out, ',')
+			if !p.key(depth) {
+				return false
+			}
+			p.space()
 		}
-		if !p.key(depth) {
+		if !p.skip(':') {
 			return false
 		}
-		p.space()
-		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return false
-		}
-		p.pos++
 		p.out = append(p.out, ':')
 		p.space()
 		if !p.value(depth) {
-			return false
-		}
-		p.space()
-		if p.pos < len(p.src) && p.src[p.pos] == ',' {
-			p.pos++
-		} else if p.pos >= len(p.src) || p.src[p.pos] != '}' {
 			return false
 		}
 	}
@@ -196,16 +218,36 @@ func (p *parser) dictOrSet(depth int) bool {
 
 // key reads a dict key: a string as it is, any other literal as the string of its JSON.
 func (p *parser) key(depth int) bool {
-	if p.pos < len(p.src) && (p.src[p.pos] == '\'' || p.src[p.pos] == '"') {
-		return p.str()
-	}
 	mark := len(p.out)
-	if !p.value(depth) {
+	if !p.hashableValue(depth) {
 		return false
 	}
-	text := string(p.out[mark:])
-	p.out = jsonraw.AppendString(p.out[:mark], text)
+	p.stringKey(mark)
 	return true
+}
+
+// hashableValue reads a value that must be hashable: a dict key or a set element.
+func (p *parser) hashableValue(depth int) bool {
+	outer := p.hashable
+	p.hashable = true
+	defer func() { p.hashable = outer }()
+	return p.value(depth)
+}
+
+// setElements reads the rest of a set after its first element; every element is hashable.
+func (p *parser) setElements(depth int) bool {
+	outer := p.hashable
+	p.hashable = true
+	defer func() { p.hashable = outer }()
+	return p.elements(depth, '}', 1)
+}
+
+// stringKey makes the JSON written from mark on a string, when it is not one: a dict's key.
+func (p *parser) stringKey(mark int) {
+	if p.out[mark] != '"' {
+		text := string(p.out[mark:])
+		p.out = jsonraw.AppendString(p.out[:mark], text)
+	}
 }
 
 // str reads a string in either quote with repr's escapes and writes it as a JSON string.

@@ -49,6 +49,33 @@ func TestToJSON(t *testing.T) {
 	}
 }
 
+// TestNestingIsReadOnce: each level of a nested literal is read and written once, so a text as deep as
+// the depth limit allows takes time in proportion to its length: a dict's first element is not read
+// again once a colon shows it a key, and a key's JSON, which becomes a string, cannot hold another
+// key's, since a dict, a set or a list cannot be one (read again, or escaped again, at every level, 60
+// levels would take 2^60 steps).
+func TestNestingIsReadOnce(t *testing.T) {
+	const depth = 60
+	for src, want := range map[string]string{
+		strings.Repeat("{'k': [", depth/2) + "'a'" + strings.Repeat("]}", depth/2):          strings.Repeat(`{"k":[`, depth/2) + `"a"` + strings.Repeat("]}", depth/2),
+		"{" + strings.Repeat("(", depth-1) + "'a'" + strings.Repeat(",)", depth-1) + ": 1}": `{"` + strings.Repeat("[", depth-1) + `\"a\"` + strings.Repeat("]", depth-1) + `":1}`,
+	} {
+		if got, ok := ToJSON(nil, []byte(src), 64); !ok || string(got) != want {
+			t.Fatalf("ToJSON(%s) = %s (%v), want %s", src, got, ok, want)
+		}
+	}
+	// A dict, a set or a list as a key or a set element is unhashable: no literal.
+	for _, src := range []string{
+		strings.Repeat("{", depth) + "'a'" + strings.Repeat(": 1}", depth),
+		strings.Repeat("{", depth) + "'a'" + strings.Repeat("}", depth),
+		`{{'a': 1}}`, `{[1]: 2}`, `{(1, [2]): 3}`, `{1, {2}}`,
+	} {
+		if _, ok := ToJSON(nil, []byte(src), 64); ok {
+			t.Fatalf("ToJSON(%s): an unhashable key or set element", src)
+		}
+	}
+}
+
 // TestLooksLikeRepr: a dict, list or tuple whose first string is single-quoted is worth reading as a
 // literal; JSON, and text that opens no container, are not.
 func TestLooksLikeRepr(t *testing.T) {
@@ -82,15 +109,21 @@ func TestToJSONRoundTrip(t *testing.T) {
 	}
 }
 
-// FuzzToJSON: any bytes are read or refused without a panic, and what is read is valid JSON.
+// FuzzToJSON: any bytes are read or refused without a panic, what is read is valid JSON, and its JSON
+// is at most a dozen times as long as the text (an escape in a key is escaped again as the key becomes a
+// string, once: no more).
 func FuzzToJSON(f *testing.F) {
-	for _, s := range []string{`{'a': [1, (2,), {3}], "b": None}`, `'\x00\u00e9\U0001F600'`, `{(1, 'x'): True}`, `-1.5e+10`, `[`} {
+	for _, s := range []string{`{'a': [1, (2,), {3}], "b": None}`, `'\x00\u00e9\U0001F600'`, `{(1, 'x'): True}`, `-1.5e+10`, `[`,
+		`{{{{'a': 1}: 1}: 1}: 1}`, `{((('\x01"',),),): 1}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out, ok := ToJSON(nil, []byte(s), 16)
 		if ok && !json.Valid(out) {
 			t.Fatalf("ToJSON(%q) = %q is not JSON", s, out)
+		}
+		if ok && len(out) > 12*len(s)+2 {
+			t.Fatalf("ToJSON(%q) = %d bytes from %d", s, len(out), len(s))
 		}
 	})
 }
