@@ -22,8 +22,10 @@ type Convention struct {
 	// ToolName, CallID, Arguments and Result are the attributes of a tool span, tried in order.
 	ToolName, CallID, Arguments, Result []string
 	// ToolEvents are the span events a tool span carries its arguments and result on, for
-	// conventions that write them as events rather than attributes.
-	ToolEvents []ToolEvent
+	// conventions that write them as events rather than attributes; ReplyEvents those a model span
+	// carries its reply on.
+	ToolEvents  []ToolEvent
+	ReplyEvents []ReplyEvent
 	// ToolFromSpanName, when set, names the tool from the span name when no ToolName attribute does.
 	ToolFromSpanName func(spanName string) string
 	// Unwrap, when set, opens a result held in the convention's own envelope (LangChain's

@@ -41,13 +41,14 @@ func finishOf(s string) Finish {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "":
 		return FinishUnknown
-	case "stop", "end_turn", "stop_sequence", "finish_reason_stop", "completed", "eos":
+	case "stop", "end_turn", "stop_sequence", "finish_reason_stop", "completed", "eos", "endturn", "stopsequence":
 		return FinishStop
-	case "tool_calls", "tool_call", "tool-calls", "tool_use", "function_call":
+	case "tool_calls", "tool_call", "tool-calls", "tool_use", "function_call", "tooluse":
 		return FinishToolCalls
-	case "length", "max_tokens", "max_output_tokens", "finish_reason_max_tokens", "model_length":
+	case "length", "max_tokens", "max_output_tokens", "finish_reason_max_tokens", "model_length", "maxtokens", "limitoutputtokens":
 		return FinishLength
-	case "content_filter", "content-filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "refusal":
+	case "content_filter", "content-filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "refusal",
+		"content_filtered", "contentfiltered", "guardrail_intervened", "guardrailintervened":
 		return FinishContentFilter
 	case "error", "malformed_function_call":
 		return FinishError
@@ -101,6 +102,12 @@ func (r *Registry) Reply(v View, attrs pcommon.Map) Reply {
 			}
 		}
 	}
+	return rr.reply(finish, attrs)
+}
+
+// reply is what the reader counted, with the finish reason an attribute gave (finish, which wins
+// over what the transcripts said) and, when no transcript was read, the span's output token count.
+func (rr *replyReader) reply(finish string, attrs pcommon.Map) Reply {
 	reply := Reply{Finish: rr.finish, ToolCalls: rr.calls}
 	if finish != "" {
 		reply.Finish = finishOf(finish)

@@ -17,7 +17,8 @@ import (
 // By default each message is an event (gen_ai.user.message, gen_ai.tool.message ...) whose content
 // attribute holds Strands' content blocks (Bedrock Converse shapes: text, toolUse, toolResult) as
 // JSON; a tool span's arguments ride on its gen_ai.tool.message event and its result on its
-// gen_ai.choice event, each with the call id in id. In the latest mode each span has
+// gen_ai.choice event, each with the call id in id; a model span's reply and its finish reason (Strands'
+// own: toolUse, endTurn, maxTokens) are on its gen_ai.choice event. In the latest mode each span has
 // gen_ai.client.inference.operation.details events holding gen_ai.input.messages /
 // gen_ai.output.messages, GenAI parts: a tool span's input is its tool_call part, its output the
 // tool_call_response part (the TypeScript SDK also sets gen_ai.tool.call.arguments and result then).
@@ -43,6 +44,10 @@ var strands = Convention{
 		{Name: "gen_ai.choice", Result: "message", CallID: "id"},
 		{Name: "gen_ai.client.inference.operation.details", Arguments: "gen_ai.input.messages",
 			Result: "gen_ai.output.messages", Parts: true},
+	},
+	ReplyEvents: []ReplyEvent{
+		{Name: "gen_ai.choice", Reply: "message", FinishReason: "finish_reason"},
+		{Name: "gen_ai.client.inference.operation.details", Reply: "gen_ai.output.messages"},
 	},
 	AgentName:    genAI.AgentName,
 	RunID:        genAI.RunID,

@@ -172,3 +172,22 @@ func FuzzToolEvents(f *testing.F) {
 		w.Apply(countsShaper{countsonly.New(countsonly.DefaultKeptKeys(), countsonly.Limits{})})
 	})
 }
+
+// TestFinishReasonsOfEverySpelling: the stop reasons Strands writes, camelCase from the TypeScript SDK
+// and snake_case from the Python SDK, and the APIs' own, fall into the same finish reasons.
+func TestFinishReasonsOfEverySpelling(t *testing.T) {
+	for want, reasons := range map[Finish][]string{
+		FinishStop:          {"stop", "end_turn", "endTurn", "stopSequence", "stop_sequence", "STOP"},
+		FinishToolCalls:     {"tool_calls", "tool_use", "toolUse"},
+		FinishLength:        {"length", "max_tokens", "maxTokens", "limitOutputTokens", "MAX_TOKENS"},
+		FinishContentFilter: {"content_filter", "contentFiltered", "content_filtered", "guardrailIntervened", "guardrail_intervened"},
+		FinishOther:         {"cancelled", "interrupt", "pauseTurn"},
+		FinishUnknown:       {"", "  "},
+	} {
+		for _, r := range reasons {
+			if got := finishOf(r); got != want {
+				t.Errorf("finishOf(%q) = %v, want %v", r, got, want)
+			}
+		}
+	}
+}

@@ -110,6 +110,12 @@ func (g *guard) volatile(key []byte) bool {
 // modelCallOf reads a model span's reply: why it stopped, and whether it was empty.
 func (g *guard) modelCallOf(span ptrace.Span, v agentspan.View) progress.ModelCall {
 	reply := g.registry.Reply(v, span.Attributes())
+	if reply.Finish == agentspan.FinishUnknown {
+		// Some conventions write the reply on the span's events instead.
+		if onEvents, ok := g.registry.EventReply(v, span.Attributes(), span.Events()); ok {
+			reply = onEvents
+		}
+	}
 	return progress.ModelCall{
 		Start:      span.StartTimestamp().AsTime(),
 		Finish:     finishes[reply.Finish],
