@@ -35,6 +35,8 @@ type Declared struct {
 	// ToolEvents are span events a tool span carries its call on, for an SDK that writes the
 	// arguments and result as events of the span rather than as its attributes.
 	ToolEvents []ToolEvent `mapstructure:"tool_events"`
+	// ReplyEvents are span events a model span carries its reply on.
+	ReplyEvents []ReplyEvent `mapstructure:"reply_events"`
 }
 
 // Match selects a declared convention's spans.
@@ -87,6 +89,18 @@ func ValidateDeclared(declared []Declared) error {
 				errs = append(errs, fmt.Errorf("%s: name the event attribute holding the arguments or the result, or both", at("result")))
 			}
 		}
+		if len(d.Transcripts) == 0 && len(d.ReplyEvents) > 0 {
+			errs = append(errs, fmt.Errorf("%s: reply_events describe model spans, which transcripts identify", field("transcripts")))
+		}
+		for j, re := range d.ReplyEvents {
+			at := func(f string) string { return field(fmt.Sprintf("reply_events[%d]::%s", j, f)) }
+			if strings.TrimSpace(re.Name) == "" {
+				errs = append(errs, fmt.Errorf("%s: must name the span event, e.g. mysdk.reply", at("event")))
+			}
+			if re.Reply == "" && re.FinishReason == "" {
+				errs = append(errs, fmt.Errorf("%s: name the event attribute holding the reply or its finish reason, or both", at("reply")))
+			}
+		}
 		for j, t := range d.Transcripts {
 			if strings.TrimSpace(t) == "" {
 				errs = append(errs, fmt.Errorf("%s: must be an attribute name", field(fmt.Sprintf("transcripts[%d]", j))))
@@ -116,6 +130,7 @@ func (d *Declared) convention() *Convention {
 		c.Transcripts = append(c.Transcripts, Transcript{Key: t})
 	}
 	c.ToolEvents = slices.Clone(d.ToolEvents)
+	c.ReplyEvents = slices.Clone(d.ReplyEvents)
 	c.Claim = func(s Span) (Role, bool) {
 		if m.Scope != "" {
 			if s.Scope != m.Scope {

@@ -9,12 +9,15 @@ import (
 )
 
 // ReplyEvent is a span event on which a model span carries its reply, for instrumentations that write
-// it as an event of the span rather than as an attribute (Strands Agents).
+// it as an event of the span rather than as an attribute (Strands Agents). A declared convention's
+// reply_events take the same keys.
 type ReplyEvent struct {
 	// Name is the event's name. Reply is the attribute holding the reply (a message, its content blocks,
 	// or GenAI output messages, which say their own finish reason), FinishReason the one saying why it
 	// stopped, when the event has one.
-	Name, Reply, FinishReason string
+	Name         string `mapstructure:"event"`
+	Reply        string `mapstructure:"reply"`
+	FinishReason string `mapstructure:"finish_reason"`
 }
 
 // EventReply reads a model span's reply from the events its convention writes it on; attrs are the

@@ -141,12 +141,46 @@ func TestDeclaredToolEventsAreJudged(t *testing.T) {
 	assert.Equal(t, map[string][]string{pcommon.TraceID{9, 9, 9}.String(): {"no_progress"}}, stuckEvents(out))
 }
 
+// TestDeclaredReplyEventsAreRead: an SDK that writes a model call's reply and why it stopped on an event
+// of its span is read there once its declaration names the event; without it, the finish is unknown.
+func TestDeclaredReplyEventsAreRead(t *testing.T) {
+	call := func() ptrace.Traces {
+		td := ptrace.NewTraces()
+		ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
+		ss.Scope().SetName("mysdk")
+		s := ss.Spans().AppendEmpty()
+		s.SetTraceID(pcommon.TraceID{5})
+		s.SetSpanID(pcommon.SpanID{2})
+		s.SetParentSpanID(pcommon.SpanID{1})
+		s.SetName("llm call")
+		s.Attributes().PutStr("mysdk.prompt", `[{"role":"user","content":"summarise the incident"}]`)
+		e := s.Events().AppendEmpty()
+		e.SetName("mysdk.reply")
+		e.Attributes().PutStr("text", `{"role":"assistant","content":"The incident began at"}`)
+		e.Attributes().PutStr("stop", "max_tokens")
+		return td
+	}
+	declared := agentspan.Declared{Name: "mysdk", Match: agentspan.Match{Scope: "mysdk"}, Transcripts: []string{"mysdk.prompt"}}
+	finish := func(d agentspan.Declared) string {
+		cfg := seedConfig()
+		cfg.Conventions = []agentspan.Declared{d}
+		require.NoError(t, cfg.Validate())
+		out := newHarness(t, cfg).run(call())
+		v, _ := out.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).Attributes().Get(annotation.Finish)
+		return v.AsString()
+	}
+	assert.Equal(t, "unknown", finish(declared))
+	declared.ReplyEvents = []agentspan.ReplyEvent{{Name: "mysdk.reply", Reply: "text", FinishReason: "stop"}}
+	assert.Equal(t, "length", finish(declared))
+}
+
 // TestDeclaredConventionsAreValidated: a declaration is checked at start, every field named.
 func TestDeclaredConventionsAreValidated(t *testing.T) {
 	cfg := seedConfig()
 	cfg.Conventions = []agentspan.Declared{
 		{Name: "genai", CallID: "x.id"},
-		{Match: agentspan.Match{Value: "tool", Scope: "mysdk"}, ToolEvents: []agentspan.ToolEvent{{CallID: "id"}}},
+		{Match: agentspan.Match{Value: "tool", Scope: "mysdk"}, ToolEvents: []agentspan.ToolEvent{{CallID: "id"}},
+			ReplyEvents: []agentspan.ReplyEvent{{}}},
 	}
 	err := cfg.Validate()
 	require.Error(t, err)
@@ -160,6 +194,9 @@ func TestDeclaredConventionsAreValidated(t *testing.T) {
 		"conventions[1]::tool_name: tool_events describe tool spans",
 		"conventions[1]::tool_events[0]::event: must name the span event",
 		"conventions[1]::tool_events[0]::result: name the event attribute holding the arguments or the result",
+		"conventions[1]::transcripts: reply_events describe model spans, which transcripts identify",
+		"conventions[1]::reply_events[0]::event: must name the span event",
+		"conventions[1]::reply_events[0]::reply: name the event attribute holding the reply or its finish reason",
 	} {
 		assert.Contains(t, err.Error(), want)
 	}
