@@ -39,8 +39,10 @@ func (r *Registry) EventReply(v View, attrs pcommon.Map, events ptrace.SpanEvent
 			if val, ok := e.Attributes().Get(re.Reply); ok {
 				rr.read(val, false)
 			}
-			if reason := str(e.Attributes(), re.FinishReason); re.FinishReason != "" && reason != "" {
-				finish = reason
+			if re.FinishReason != "" {
+				if reason := str(e.Attributes(), re.FinishReason); reason != "" {
+					finish = reason
+				}
 			}
 		}
 	}

@@ -60,7 +60,8 @@ func (te *ToolEvent) Payload(v pcommon.Value, result bool, maxDepth int) ([]byte
 }
 
 // toolPart finds, in valid GenAI messages ([{"role","parts":[..]}]), the first part whose type is one
-// of types, and returns its first member named in fields.
+// of types, and returns its first member named in fields. The messages are validated already: each
+// object is read once, without validating it again.
 func toolPart(messages []byte, types, fields []string) (payload []byte, found bool) {
 	if messages[jsonraw.SkipSpace(messages, 0)] != '[' {
 		return nil, false
@@ -69,26 +70,43 @@ func toolPart(messages []byte, types, fields []string) (payload []byte, found bo
 		if found || msg[0] != '{' {
 			return
 		}
-		parts, ok := jsonraw.Field(msg, "parts")
-		if !ok || parts[0] != '[' {
-			return
-		}
-		jsonraw.EachElement(parts, func(part []byte, _ int) {
-			if found || part[0] != '{' {
+		seen := false // a repeated member counts once, its first time, as a lookup would find it
+		jsonraw.EachMember(msg, func(m jsonraw.Member) {
+			if seen || !jsonraw.StringIs(m.Key, "parts") {
 				return
 			}
-			typ, _ := jsonraw.Field(part, "type")
-			if !slices.Contains(types, jsonNode(typ, 0).text()) {
+			if seen = true; m.Value[0] != '[' {
 				return
 			}
-			for _, f := range fields {
-				if payload, found = jsonraw.Field(part, f); found {
-					return
+			jsonraw.EachElement(m.Value, func(part []byte, _ int) {
+				if !found && part[0] == '{' {
+					payload, found = partPayload(part, types, fields)
 				}
-			}
+			})
 		})
 	})
 	return payload, found
+}
+
+// partPayload returns a part's member named first in fields when its type is one of types (a repeated
+// member counts its first time).
+func partPayload(part []byte, types, fields []string) (payload []byte, found bool) {
+	typed, typeSeen, rank := false, false, len(fields)
+	jsonraw.EachMember(part, func(m jsonraw.Member) {
+		if jsonraw.StringIs(m.Key, "type") {
+			if !typeSeen {
+				typed, typeSeen = slices.Contains(types, jsonNode(m.Value, 0).text()), true
+			}
+			return
+		}
+		for i, f := range fields[:rank] {
+			if jsonraw.StringIs(m.Key, f) {
+				payload, rank = m.Value, i
+				break
+			}
+		}
+	})
+	return payload, typed && payload != nil
 }
 
 // EventCall finds a tool call's arguments and result on the events of its span, where its convention

@@ -116,13 +116,14 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 			}
 			ss := sss.At(j)
 			b.searchShared(ss.Scope().Attributes(), inScope, scopeSaturated)
-			b.searchScope(ss.Scope(), ss.SchemaUrl, ss.SetSchemaUrl, inScope, scopeSaturated)
+			b.searchScope(ss.Scope(), inScope, scopeSaturated)
+			ss.SetSchemaUrl(b.searchedSchema(ss.SchemaUrl(), inScope, scopeSaturated))
 			around = appendSets(around, inScope)
 			aroundSaturated = aroundSaturated || scopeSaturated
 		}
 		rs := rss.At(ri)
 		b.searchShared(rs.Resource().Attributes(), around, aroundSaturated)
-		b.searchSchema(rs.SchemaUrl, rs.SetSchemaUrl, around, aroundSaturated)
+		rs.SetSchemaUrl(b.searchedSchema(rs.SchemaUrl(), around, aroundSaturated))
 	}
 }
 
@@ -172,47 +173,48 @@ func (b *batch) searchLogs(ld plog.Logs) {
 			}
 			sl := sls.At(j)
 			b.searchShared(sl.Scope().Attributes(), inScope, scopeSaturated)
-			b.searchScope(sl.Scope(), sl.SchemaUrl, sl.SetSchemaUrl, inScope, scopeSaturated)
+			b.searchScope(sl.Scope(), inScope, scopeSaturated)
+			sl.SetSchemaUrl(b.searchedSchema(sl.SchemaUrl(), inScope, scopeSaturated))
 			around = appendSets(around, inScope)
 			aroundSaturated = aroundSaturated || scopeSaturated
 		}
 		rl := rls.At(ri)
 		b.searchShared(rl.Resource().Attributes(), around, aroundSaturated)
-		b.searchSchema(rl.SchemaUrl, rl.SetSchemaUrl, around, aroundSaturated)
+		rl.SetSchemaUrl(b.searchedSchema(rl.SchemaUrl(), around, aroundSaturated))
 	}
 }
 
-// searchScope redacts what an instrumentation scope's name and version and its schema URL hold of
-// the values its records' traces withheld. Under a saturated trace, whose copies can no longer be
-// found, the version goes whole (when it is long enough to hold a remembered value) and the schema URL
-// is cleared; the name stays, as the service's name does: it says which instrumentation sent the data.
-func (b *batch) searchScope(sc pcommon.InstrumentationScope, schema func() string, setSchema func(string), sets []*fingerprint.Set, saturated bool) {
+// searchScope redacts what an instrumentation scope's name and version hold of the values its
+// records' traces withheld. Under a saturated trace, whose copies can no longer be found, the version
+// goes whole (when it is long enough to hold a remembered value); the name stays, as the service's
+// name does: it says which instrumentation sent the data.
+func (b *batch) searchScope(sc pcommon.InstrumentationScope, sets []*fingerprint.Set, saturated bool) {
 	if saturated && len(sc.Version()) >= fingerprint.WindowLen {
 		sc.SetVersion(countsonly.Withheld)
 	}
-	b.redactField(sets, sc.Name, sc.SetName)
-	b.redactField(sets, sc.Version, sc.SetVersion)
-	b.searchSchema(schema, setSchema, sets, saturated)
-}
-
-// searchSchema redacts a schema URL, or clears it under a saturated trace: a marker in its place would
-// not parse as a URL, and no schema is a schema URL's valid absence.
-func (b *batch) searchSchema(get func() string, set func(string), sets []*fingerprint.Set, saturated bool) {
-	if saturated {
-		set("")
-		return
-	}
-	b.redactField(sets, get, set)
-}
-
-// redactField redacts a string field of the batch, read and written through its accessors.
-func (b *batch) redactField(sets []*fingerprint.Set, get func() string, set func(string)) {
 	if len(sets) == 0 {
 		return
 	}
-	if s, ok := b.redactText(sets, get()); ok {
-		set(s)
+	if name, ok := b.redactText(sets, sc.Name()); ok {
+		sc.SetName(name)
 	}
+	if version, ok := b.redactText(sets, sc.Version()); ok {
+		sc.SetVersion(version)
+	}
+}
+
+// searchedSchema is a schema URL redacted, or cleared under a saturated trace: a marker in its place
+// would not parse as a URL, and no schema is a schema URL's valid absence.
+func (b *batch) searchedSchema(url string, sets []*fingerprint.Set, saturated bool) string {
+	if saturated {
+		return ""
+	}
+	if len(sets) > 0 {
+		if redacted, ok := b.redactText(sets, url); ok {
+			return redacted
+		}
+	}
+	return url
 }
 
 // searchShared searches resource or scope attributes, which every record under them shares, for what
