@@ -207,3 +207,32 @@ export function toolDefs(scenario) {
     },
   }));
 }
+
+// chatCompletionsLoop runs a scenario's agent loop as application code on the `openai` client: chat
+// completions until a reply without tool calls, each tool call run by runCall(name, args) and its
+// result appended as a tool message. It checks that the model was given every scripted tool result
+// and returns the final answer.
+export async function chatCompletionsLoop(client, scenario, tools, runCall) {
+  const messages = [
+    { role: "system", content: scenario.system },
+    { role: "user", content: scenario.prompt },
+  ];
+  let toolResults = 0;
+  for (let round = 0; round <= scenario.steps.length; round++) {
+    const reply = await client.chat.completions.create({ model: "scripted-model", messages, tools });
+    const msg = reply.choices[0].message;
+    messages.push(msg);
+    if (!msg.tool_calls?.length) {
+      if (toolResults !== scenario.steps.length - 1) {
+        throw new Error(`${scenario.name}: ${toolResults} tool results, want ${scenario.steps.length - 1}`);
+      }
+      return msg.content;
+    }
+    for (const call of msg.tool_calls) {
+      const result = await runCall(call.function.name, JSON.parse(call.function.arguments));
+      messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
+      toolResults++;
+    }
+  }
+  throw new Error(`${scenario.name}: no final answer`);
+}

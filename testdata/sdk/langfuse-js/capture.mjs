@@ -20,7 +20,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-tr
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { scenarios, makeToolRunner } from "../scenarios.mjs";
-import { makeCapture, startChatCompletions, toolDefs } from "../capture-lib.mjs";
+import { chatCompletionsLoop, makeCapture, startChatCompletions, toolDefs } from "../capture-lib.mjs";
 
 const capture = makeCapture(
   { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, resourceFromAttributes, JsonTraceSerializer },
@@ -37,51 +37,31 @@ try {
     mock.reset();
     const runTool = makeToolRunner(scenario);
     const tools = toolDefs(scenario);
-    await capture.run(scenario, async () => {
-      let toolResults = 0;
-      await startActiveObservation(
+    await capture.run(scenario, () =>
+      startActiveObservation(
         scenario.agent,
         (agent) =>
           // On the active span (the agent's) at once; Langfuse's own span processor would copy it to
           // the spans started inside, which this capture, exporting with its own, does not run.
           propagateAttributes({ sessionId: scenario.runId }, async () => {
             agent.update({ input: scenario.prompt });
-            const messages = [
-              { role: "system", content: scenario.system },
-              { role: "user", content: scenario.prompt },
-            ];
-            for (let round = 0; round <= scenario.steps.length; round++) {
-              const reply = await client.chat.completions.create({ model: "scripted-model", messages, tools });
-              const msg = reply.choices[0].message;
-              messages.push(msg);
-              if (!msg.tool_calls?.length) {
-                agent.update({ output: msg.content });
-                return;
-              }
-              for (const call of msg.tool_calls) {
-                const args = JSON.parse(call.function.arguments);
-                const result = await startActiveObservation(
-                  call.function.name,
-                  async (tool) => {
-                    tool.update({ input: args });
-                    const out = await runTool(call.function.name, args);
-                    tool.update({ output: out });
-                    return out;
-                  },
-                  { asType: "tool" },
-                );
-                messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
-                toolResults++;
-              }
-            }
-            throw new Error(`${scenario.name}: no final answer`);
+            const answer = await chatCompletionsLoop(client, scenario, tools, (name, args) =>
+              startActiveObservation(
+                name,
+                async (tool) => {
+                  tool.update({ input: args });
+                  const out = await runTool(name, args);
+                  tool.update({ output: out });
+                  return out;
+                },
+                { asType: "tool" },
+              ),
+            );
+            agent.update({ output: answer });
           }),
         { asType: "agent" },
-      );
-      if (toolResults !== scenario.steps.length - 1) {
-        throw new Error(`${scenario.name}: ${toolResults} tool results, want ${scenario.steps.length - 1}`);
-      }
-    });
+      ),
+    );
   }
   await capture.write(new URL("./traces.json", import.meta.url));
 } finally {

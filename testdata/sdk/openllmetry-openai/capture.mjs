@@ -18,7 +18,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-tr
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { scenarios, makeToolRunner } from "../scenarios.mjs";
-import { makeCapture, startChatCompletions, toolDefs } from "../capture-lib.mjs";
+import { chatCompletionsLoop, makeCapture, startChatCompletions, toolDefs } from "../capture-lib.mjs";
 
 // Traceloop starts an OpenTelemetry NodeSDK. Keep it to traces and to a
 // resource without host or process details: no metric or log exporters, only
@@ -61,33 +61,15 @@ try {
     mock.reset();
     const runTool = makeToolRunner(scenario);
     const tools = toolDefs(scenario);
-    await capture.run(scenario, async () => {
-      let toolResults = 0;
-      await traceloop.withAgent({ name: scenario.agent, associationProperties: { session_id: scenario.runId } }, async () => {
-        const messages = [
-          { role: "system", content: scenario.system },
-          { role: "user", content: scenario.prompt },
-        ];
-        for (let round = 0; round <= scenario.steps.length; round++) {
-          const reply = await client.chat.completions.create({ model: "scripted-model", messages, tools });
-          const msg = reply.choices[0].message;
-          messages.push(msg);
-          if (!msg.tool_calls?.length) return msg.content;
-          for (const call of msg.tool_calls) {
-            const args = JSON.parse(call.function.arguments);
-            // withTool records its function's arguments as traceloop.entity.input
-            // and its return value as traceloop.entity.output.
-            const result = await traceloop.withTool({ name: call.function.name }, async (input) => runTool(call.function.name, input), args);
-            messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
-            toolResults++;
-          }
-        }
-        throw new Error(`${scenario.name}: no final answer`);
-      });
-      if (toolResults !== scenario.steps.length - 1) {
-        throw new Error(`${scenario.name}: ${toolResults} tool results, want ${scenario.steps.length - 1}`);
-      }
-    });
+    await capture.run(scenario, () =>
+      traceloop.withAgent({ name: scenario.agent, associationProperties: { session_id: scenario.runId } }, () =>
+        chatCompletionsLoop(client, scenario, tools, (name, args) =>
+          // withTool records its function's arguments as traceloop.entity.input and its return
+          // value as traceloop.entity.output.
+          traceloop.withTool({ name }, async (input) => runTool(name, input), args),
+        ),
+      ),
+    );
   }
   await capture.write(new URL("./traces.json", import.meta.url));
 } finally {
