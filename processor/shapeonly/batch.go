@@ -161,10 +161,10 @@ func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool)
 	if c, ok := r.attrs.Get(b.p.cfg.DataClassAttribute); ok && b.p.classShaped(c) {
 		r.classed = true
 	}
-	// A record no convention reads as a tool or model call that bears the name of a data-class tool
-	// (an SDK agentotel does not know names a tool's span after the tool) carries that tool's data, as
-	// a wrapper declaring its class does: withheld whole, without knowing where its data is.
-	if !r.classed && v.Role != agentspan.RoleTool && v.Role != agentspan.RoleModel && b.p.tools[normalName(r.name)] {
+	// A record no convention reads as a tool or model call whose name holds a data-class tool's (an
+	// SDK agentotel does not know names a tool's span after the tool) carries that tool's data, as a
+	// wrapper declaring its class does: withheld whole, without knowing where its data is.
+	if !r.classed && v.Role != agentspan.RoleTool && v.Role != agentspan.RoleModel && b.p.namesShapedTool(r.name) {
 		r.classed = true
 	}
 	r.owner = b.ownerOf(trace, b.runOf(r.attrs, res))

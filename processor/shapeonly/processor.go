@@ -5,6 +5,7 @@ package shapeonly
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,7 +40,7 @@ type shapeOnly struct {
 	searchRules   map[string]searchRule
 	shapedClasses map[string]bool
 	tools         map[string]bool // normalised tool name: data-class or not
-	anyShapedTool bool            // a tool is configured data-class
+	shapedTools   []string        // the normalised names of the tools configured data-class, sorted
 	memory        *memory
 	setBounds     setBounds
 	telemetry     *metadata.TelemetryBuilder
@@ -74,8 +75,11 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	}
 	for tool, class := range cfg.Tools {
 		p.tools[normalName(tool)] = p.shapedClasses[normalName(class)]
-		p.anyShapedTool = p.anyShapedTool || p.shapedClasses[normalName(class)]
+		if p.shapedClasses[normalName(class)] {
+			p.shapedTools = append(p.shapedTools, normalName(tool))
+		}
 	}
+	slices.Sort(p.shapedTools)
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
 	p.searchRules = map[string]searchRule{}
 	for k := range p.structural {

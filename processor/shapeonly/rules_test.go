@@ -4,6 +4,7 @@
 package shapeonly
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -111,10 +112,10 @@ func TestPythonReprResultIsRememberedByValue(t *testing.T) {
 	assert.Equal(t, countsonly.Withheld, attr(out, 1, "app.ref"), "printed arguments are read as the literal they are too")
 }
 
-// TestSpanNamedLikeADataClassTool: a span that no convention reads as a call but that bears a
-// data-class tool's name, as an SDK agentotel does not know names a tool's span, is withheld whole
-// and what it held is withheld where it reappears; a span whose name only begins like the tool's, or
-// that names another tool, is left alone.
+// TestSpanNamedLikeADataClassTool: a span that no convention reads as a call but whose name holds a
+// data-class tool's as a word, as an SDK agentotel does not know names a tool's span, is withheld whole
+// and what it held is withheld where it reappears; a span whose name holds the tool's only inside a
+// longer word, or that names another tool, is left alone.
 func TestSpanNamedLikeADataClassTool(t *testing.T) {
 	const email = "ada.lovelace@analytical-engine.example"
 	h := newHarness(t, func(c *Config) {
@@ -132,6 +133,43 @@ func TestSpanNamedLikeADataClassTool(t *testing.T) {
 	assert.Equal(t, `{"email":"someone.else@example.test"}`, attr(out, 1, "mysdk.output"))
 	assert.Equal(t, `{"sky":"overcast skies today"}`, attr(out, 2, "mysdk.output"))
 	assert.Equal(t, "wrote to "+countsonly.Withheld, attr(out, 3, "note"))
+
+	// The tool's name as a word of the span's: Spring AI 1.x's tool spans ("tool_call {tool}", the
+	// GenAI operation "framework", which says no tool call), and names other SDKs and HTTP clients give.
+	// Each with an address of its own, sharing no 16 bytes with another: the content search would
+	// withhold a copy of one withheld before.
+	for i, name := range []string{"tool_call find_customer", "Tool: FIND_CUSTOMER", "find_customer.run", "GET /crm/find_customer?id=7"} {
+		result := fmt.Sprintf(`{"email":"named%d@%s.example"}`, i, []string{"alpha", "bravo", "charlie", "delta"}[i])
+		out := h.run(spans(map[string]any{"name": name, "gen_ai.operation.name": "framework", "app.result": result}))
+		assert.Equal(t, `{"email":"[withheld]"}`, attr(out, 0, "app.result"), name)
+	}
+	for i, name := range []string{"refind_customer", "find_customers", "find-customer", "find customer"} {
+		result := fmt.Sprintf(`{"email":"other%d@%s.example"}`, i, []string{"echo", "foxtrot", "golf", "hotel"}[i])
+		out := h.run(spans(map[string]any{"name": name, "app.result": result}))
+		assert.Equal(t, result, attr(out, 0, "app.result"), name)
+	}
+}
+
+func TestContainsWord(t *testing.T) {
+	for _, c := range []struct {
+		text, word string
+		want       bool
+	}{
+		{"find_customer", "find_customer", true},
+		{"tool_call find_customer", "find_customer", true},
+		{"a find_customer_report, then find_customer.", "find_customer", true},
+		{"find_customer_report", "find_customer", false},
+		{"x-find_customer", "find_customer", false},
+		{"büro_lookup", "o_lookup", false},
+		{"(crm/lookup)", "crm/lookup", true},
+		{"mcrm/lookupx", "/lookup", false},
+		{"mcrm/lookup", "crm/", false},
+		{"get /crm/x", "/crm/", true},
+		{"find_cust", "find_customer", false},
+		{"", "a", false},
+	} {
+		assert.Equal(t, c.want, containsWord(c.text, c.word), "%q in %q", c.word, c.text)
+	}
 }
 
 // TestContentIsWithheldWhereverItRepeats: once a data-class result was withheld, its values are
