@@ -59,6 +59,32 @@ func TestRecognize(t *testing.T) {
 			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "gen_ai.tool.call.arguments": "{}"},
 			want:  View{Role: RoleTool, Convention: &genAI, Tool: "t", ArgsKey: "gen_ai.tool.call.arguments"},
 		},
+		// Spring AI: its framework spans before GenAI, whose operation they also name.
+		{
+			name: "spring-ai 1.x tool", span: "tool_call find_customer",
+			attrs: map[string]any{
+				"gen_ai.operation.name": "framework", "gen_ai.system": "spring_ai", "spring.ai.kind": "tool_call",
+				"spring.ai.tool.definition.name": "find_customer", "spring.ai.tool.call.arguments": `{"query":"Ada"}`,
+				"spring.ai.tool.call.result": `{"rows":[]}`,
+			},
+			want: View{Role: RoleTool, Convention: &springAI, Tool: "find_customer",
+				ArgsKey: "spring.ai.tool.call.arguments", ResultKey: "spring.ai.tool.call.result"},
+		},
+		{
+			name: "spring-ai 2.0 tool named only by its span", span: "execute_tool find_customer",
+			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "spring.ai.kind": "tool_call", "spring.ai.tool.call.id": "call_7"},
+			want:  View{Role: RoleTool, Convention: &springAI, Tool: "find_customer", CallID: "call_7"},
+		},
+		{
+			name: "spring-ai chat client", span: "spring_ai chat_client",
+			attrs: map[string]any{"gen_ai.operation.name": "framework", "spring.ai.kind": "chat_client"},
+			want:  View{Role: RoleAgent, Convention: &springAI},
+		},
+		{
+			name: "spring-ai advisor", span: "chat_client_advisor call",
+			attrs: map[string]any{"gen_ai.operation.name": "framework", "spring.ai.kind": "advisor"},
+			want:  View{Role: RoleOther, Convention: &springAI},
+		},
 		{
 			name: "genai chat", span: "chat gpt-4.1",
 			attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": "[]", "gen_ai.system": "openai"},

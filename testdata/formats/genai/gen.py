@@ -1672,6 +1672,100 @@ def case_strands():
     )
 
 
+# ---------------------------------------------------------------------------
+# Spring AI (spring-projects/spring-ai): Micrometer observations exported through Micrometer Tracing's
+# OpenTelemetry bridge, under Spring Boot's tracer (scope org.springframework.boot). Every tag is a
+# string attribute. A ChatClient call is a "spring_ai chat_client" span; each chat model call a
+# "chat {model}" span of GenAI attributes with the provider's finish reasons as a list in one string
+# ("["TOOL_CALLS"]"); the tool calls the model asked for run after its call returned, each a span of
+# its own: in 1.x "tool_call {tool}" with gen_ai.operation.name "framework", from 2.0 "execute_tool
+# {tool}" with "execute_tool" and the call id. With spring.ai.tools.observations.include-content the
+# tool span carries spring.ai.tool.call.arguments and spring.ai.tool.call.result, the result as the
+# tool's converter wrote it (Jackson JSON of the returned object by default). Prompt and completion
+# content are logged, not put on spans, by default.
+
+SPRING_AI = "spring-projects/spring-ai"
+SPRING_AI_1_REF = "098a92cf347b5c7ec3ee4ca6b21cb4ab1c88cd56"
+SPRING_AI_2_REF = "fd3fd6ec700340b90c3d516be57c6e6c87dd7df1"
+SPRING_SCOPE = {"name": "org.springframework.boot", "version": "3.5.3"}
+SPRING_FIND_SCHEMA = jcompact({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                               "properties": {"query": {"type": "string"}}, "required": ["query"],
+                               "additionalProperties": False})
+SPRING_WEATHER_SCHEMA = jcompact({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                                  "properties": {"city": {"type": "string"}}, "required": ["city"],
+                                  "additionalProperties": False})
+
+
+def spring_trace(t, major):
+    T = tid(t)
+    client, chat1, tool1, tool2, chat2 = (sid(t, i) for i in range(1, 6))
+    framework = {"gen_ai.system": "spring_ai"}
+
+    def chat(sid_, start, end, resp, finish, tin, tout):
+        return span(T, sid_, "chat gpt-4o", start, end, {
+            "gen_ai.operation.name": "chat", "gen_ai.system": "openai", "gen_ai.request.model": "gpt-4o",
+            "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.request.temperature": "0.7",
+            "spring.ai.model.request.tool.names": '["get_weather", "find_customer"]',
+            "gen_ai.response.finish_reasons": '["%s"]' % finish, "gen_ai.response.id": resp,
+            "gen_ai.usage.input_tokens": str(tin), "gen_ai.usage.output_tokens": str(tout),
+            "gen_ai.usage.total_tokens": str(tin + tout),
+        }, parent=client, kind=3)
+
+    def tool(sid_, start, end, name, call_id, description, schema, args, result):
+        a = {"gen_ai.operation.name": "framework" if major == 1 else "execute_tool", **framework,
+             "spring.ai.kind": "tool_call"}
+        if major == 2:
+            a["spring.ai.tool.type"] = "function"
+        a.update({"spring.ai.tool.definition.name": name, "spring.ai.tool.definition.description": description,
+                  "spring.ai.tool.definition.schema": schema})
+        if major == 2:
+            a["spring.ai.tool.call.id"] = call_id
+        a.update({"spring.ai.tool.call.arguments": jcompact(args), "spring.ai.tool.call.result": jcompact(result)})
+        return span(T, sid_, ("tool_call " if major == 1 else "execute_tool ") + name, start, end, a, parent=client)
+
+    spans = [
+        span(T, client, "spring_ai chat_client", 0, 900, {
+            "gen_ai.operation.name": "framework", **framework, "spring.ai.kind": "chat_client",
+            "spring.ai.chat.client.stream": "false"}),
+        chat(chat1, 10, 300, "chatcmpl-s1", "TOOL_CALLS", 96, 52),
+        tool(tool1, 305, 340, "find_customer", "call_1", "Find a customer by name, email or account",
+             SPRING_FIND_SCHEMA, FIND_ARGS, RECORD),
+        tool(tool2, 341, 360, "get_weather", "call_2", "Current weather in a city", SPRING_WEATHER_SCHEMA,
+             WEATHER_ARGS, WEATHER),
+        chat(chat2, 365, 890, "chatcmpl-s2", "STOP", 281, 24),
+    ]
+    return traces([(SPRING_SCOPE, spans)], service="support-app")
+
+
+def case_spring_ai():
+    sources = lambda ref: [
+        {"repo": SPRING_AI, "path": "spring-ai-model/src/main/java/org/springframework/ai/tool/observation/DefaultToolCallingObservationConvention.java",
+         "ref": ref, "what": "the tool span's name ('tool_call {tool}' in 1.x, 'execute_tool {tool}' from 2.0) and its gen_ai.operation.name, gen_ai.system, spring.ai.kind, spring.ai.tool.definition.name/description/schema (and from 2.0 spring.ai.tool.type and spring.ai.tool.call.id)"},
+        {"repo": SPRING_AI, "path": "spring-ai-model/src/main/java/org/springframework/ai/tool/observation/ToolCallingContentObservationFilter.java",
+         "ref": ref, "what": "with tool content observed: spring.ai.tool.call.arguments and spring.ai.tool.call.result"},
+        {"repo": SPRING_AI, "path": "spring-ai-model/src/main/java/org/springframework/ai/chat/observation/DefaultChatModelObservationConvention.java",
+         "ref": ref, "what": "the chat span: '{operation} {model}', GenAI attributes as strings, finish reasons as one string '[\"TOOL_CALLS\"]'"},
+        {"repo": "spring-projects/spring-boot", "path": "spring-boot-project/spring-boot-actuator-autoconfigure/src/main/java/org/springframework/boot/actuate/autoconfigure/tracing/OpenTelemetryTracingAutoConfiguration.java",
+         "ref": "3.5.x", "what": "otelTracer: openTelemetry.getTracer(\"org.springframework.boot\", SpringBootVersion.getVersion())"},
+    ]
+    f = write("spring-ai-1.traces.json", [spring_trace(40, 1)])
+    add_case(
+        "spring-ai-1", [f], sources(SPRING_AI_1_REF),
+        "One Spring AI 1.x ChatClient call with OpenAI and tool content observed: spring_ai chat_client > chat gpt-4o "
+        "(finish reasons [\"TOOL_CALLS\"]), tool_call find_customer, tool_call get_weather, chat gpt-4o ([\"STOP\"]). "
+        "The tool spans' gen_ai.operation.name is 'framework', which the GenAI convention does not read as a tool "
+        "call, and no call id is recorded. The record is on the find_customer span only (spring.ai.tool.call.result, "
+        "Jackson's JSON); no span carries a transcript.",
+    )
+    f = write("spring-ai-2.traces.json", [spring_trace(41, 2)])
+    add_case(
+        "spring-ai-2", [f], sources(SPRING_AI_2_REF),
+        "The same call in Spring AI 2.0: the tool spans are 'execute_tool {tool}' with gen_ai.operation.name "
+        "'execute_tool', spring.ai.tool.type and the call id in spring.ai.tool.call.id; the tool is still named only "
+        "by spring.ai.tool.definition.name and the span name, its arguments and result still spring.ai.tool.call.*.",
+    )
+
+
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
@@ -1682,6 +1776,7 @@ CASES = [
     case_pydantic_ai,
     case_genai_http_client_span,
     case_strands,
+    case_spring_ai,
     case_finish,
 ]
 
