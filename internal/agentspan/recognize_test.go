@@ -25,6 +25,7 @@ func TestRecognize(t *testing.T) {
 	tests := []struct {
 		name  string
 		span  string
+		scope string
 		attrs map[string]any
 		want  View
 	}{
@@ -58,6 +59,26 @@ func TestRecognize(t *testing.T) {
 			name: "genai tool without result", span: "execute_tool t",
 			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "gen_ai.tool.call.arguments": "{}"},
 			want:  View{Role: RoleTool, Convention: &genAI, Tool: "t", ArgsKey: "gen_ai.tool.call.arguments"},
+		},
+		// Pydantic AI: GenAI's keys, but its instrumentation versions 1 and 2 put a tool's call elsewhere.
+		{
+			name: "pydantic-ai version 2 tool", span: "running tool", scope: "pydantic-ai",
+			attrs: map[string]any{
+				"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer", "gen_ai.tool.call.id": "call_1",
+				"tool_arguments": `{"query":"Ada"}`, "tool_response": `{"rows":[]}`, "logfire.msg": "running tool: find_customer",
+			},
+			want: View{Role: RoleTool, Convention: &pydanticAI, Tool: "find_customer", CallID: "call_1",
+				ArgsKey: "tool_arguments", ResultKey: "tool_response"},
+		},
+		{
+			name: "pydantic-ai version 2 agent", span: "agent run", scope: "pydantic-ai",
+			attrs: map[string]any{"gen_ai.operation.name": "invoke_agent", "agent_name": "support_agent"},
+			want:  View{Role: RoleAgent, Convention: &pydanticAI, Agent: "support_agent"},
+		},
+		{
+			name: "running tool of another scope is GenAI's", span: "running tool",
+			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "tool_response": "{}"},
+			want:  View{Role: RoleTool, Convention: &genAI, Tool: "t"},
 		},
 		// Spring AI: its framework spans before GenAI, whose operation they also name.
 		{
@@ -267,7 +288,7 @@ func TestRecognize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Default.Recognize(Span{Name: tt.span, Attrs: attrsOf(t, tt.attrs)})
+			got := Default.Recognize(Span{Scope: tt.scope, Name: tt.span, Attrs: attrsOf(t, tt.attrs)})
 			if got != tt.want {
 				t.Errorf("Recognize(%q) =\n %+v\nwant\n %+v", tt.span, got, tt.want)
 			}

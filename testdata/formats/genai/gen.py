@@ -1077,6 +1077,7 @@ def case_mastra():
 
 PAI = "pydantic/pydantic-ai"
 PAI_HEAD = "4fda38988f2939fa6ea9cdefcf120693e10ef491"
+PAI_1107 = "394cc1d31656620704a703a2daed752afa5135fe"  # v1.107.5
 PAI_V1 = "e2b661cb7^"  # parent of 'Pydantic AI V2 (#5451)', = v1.107.0 + unreleased
 
 
@@ -1180,33 +1181,51 @@ def case_pydantic_ai():
             "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": rid,
             "gen_ai.response.finish_reasons": [finish]}, parent=agent, kind=3)
 
-    def tool_v5(s, start, end, cid, name, args, result):
-        return span(T, s, "execute_tool " + name, start, end, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": cid,
-            "gen_ai.tool.call.arguments": args, **baggage, "logfire.msg": "running tool: " + name,
-            "logfire.json_schema": pai_json({"type": "object", "properties": {
-                "gen_ai.tool.call.arguments": {"type": "object"}, "gen_ai.tool.call.result": {"type": "object"},
-                "gen_ai.tool.name": {}, "gen_ai.tool.call.id": {}}}),
-            "gen_ai.tool.call.result": pai_json(result)}, parent=agent)
+    def tool_spans(name_of, args_key, result_key):
+        """Tool spans named name_of(tool), the call's arguments and result in args_key and result_key."""
+        def tool(s, start, end, cid, name, args, result):
+            return span(T, s, name_of(name), start, end, {
+                "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": cid,
+                args_key: args, **baggage, "logfire.msg": "running tool: " + name,
+                "logfire.json_schema": pai_json({"type": "object", "properties": {
+                    args_key: {"type": "object"}, result_key: {"type": "object"},
+                    "gen_ai.tool.name": {}, "gen_ai.tool.call.id": {}}}),
+                result_key: pai_json(result)}, parent=agent)
+        return tool
 
     all_msgs = [m_user, m_calls, m_results, m_final]
-    spans = [
-        span(T, agent, "invoke_agent support_agent", 0, 900, {
-            "model_name": "gpt-4o", "agent_name": "support_agent", **baggage,
-            "gen_ai.operation.name": "invoke_agent", "logfire.msg": "support_agent run",
-            "final_result": FINAL_TEXT,
-            "gen_ai.aggregated_usage.input_tokens": 283, "gen_ai.aggregated_usage.output_tokens": 60,
-            "pydantic_ai.all_messages": pai_json(all_msgs),
-            "logfire.json_schema": pai_json({"type": "object", "properties": {"pydantic_ai.all_messages": {"type": "array"}, "final_result": {"type": "object"}}})}),
-        chat_v5(c1, 10, 300, [m_user], m_calls, "chatcmpl-1", "tool_call", 52, 41),
-        tool_v5(tl1, 310, 340, "call_1", "find_customer", args1, RECORD),
-        tool_v5(tl2, 341, 360, "call_2", "get_weather", args2, WEATHER),
-        chat_v5(c2, 370, 890, [m_user, m_calls, m_results], m_final, "chatcmpl-2", "stop", 231, 19),
-    ]
+
+    def run_spans(agent_span_name, tool):
+        return [
+            span(T, agent, agent_span_name, 0, 900, {
+                "model_name": "gpt-4o", "agent_name": "support_agent", **baggage,
+                "gen_ai.operation.name": "invoke_agent", "logfire.msg": "support_agent run",
+                "final_result": FINAL_TEXT,
+                "gen_ai.aggregated_usage.input_tokens": 283, "gen_ai.aggregated_usage.output_tokens": 60,
+                "pydantic_ai.all_messages": pai_json(all_msgs),
+                "logfire.json_schema": pai_json({"type": "object", "properties": {"pydantic_ai.all_messages": {"type": "array"}, "final_result": {"type": "object"}}})}),
+            chat_v5(c1, 10, 300, [m_user], m_calls, "chatcmpl-1", "tool_call", 52, 41),
+            tool(tl1, 310, 340, "call_1", "find_customer", args1, RECORD),
+            tool(tl2, 341, 360, "call_2", "get_weather", args2, WEATHER),
+            chat_v5(c2, 370, 890, [m_user, m_calls, m_results], m_final, "chatcmpl-2", "stop", 231, 19),
+        ]
+
+    spans = run_spans("invoke_agent support_agent",
+                      tool_spans(lambda name: "execute_tool " + name, "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"))
     f5 = write("pydantic-ai-v5-all-messages.traces.json", [traces([(scope, spans)])])
 
+    # --- version 2 (pydantic-ai 1.x's default, 1.107.5): the chat spans of version 5, but the agent span
+    # 'agent run' naming its agent in agent_name, and tool spans 'running tool' with tool_arguments /
+    # tool_response (InstrumentationNames.for_version(2))
+    t = 42
+    T = tid(t)
+    agent, c1, tl1, tl2, c2 = (sid(t, i) for i in range(1, 6))
+    scope = {"name": "pydantic-ai", "version": "1.107.5"}
+    spans = run_spans("agent run", tool_spans(lambda name: "running tool", "tool_arguments", "tool_response"))
+    f2 = write("pydantic-ai-v2-default.traces.json", [traces([(scope, spans)])])
+
     add_case(
-        "pydantic-ai", [f1, f5],
+        "pydantic-ai", [f1, f5, f2],
         [
             {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/capabilities/instrumentation.py", "ref": PAI_V1,
              "what": "_run_span_end_attributes, version 1: all_messages_events = to_json([event_to_dict(e) for e in messages_to_otel_events(history)]) on the agent run span; removed by 'Pydantic AI V2 (#5451)'"},
@@ -1216,6 +1235,8 @@ def case_pydantic_ai():
              "what": "ToolReturnPart.otel_event: gen_ai.tool.message body {role: tool, id, name, content: <the return value>}; ModelResponse.otel_events: gen_ai.assistant.message {role, tool_calls: [{id, type: function, function: {name, arguments}}]} / {role, content}; UserPromptPart: {content, role}"},
             {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/_instrumentation.py", "ref": PAI_V1,
              "what": "event_to_dict = {**body, **attributes}; InstrumentationNames for version <= 2: 'agent run', 'running tool', tool_arguments / tool_response"},
+            {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/_instrumentation.py", "ref": PAI_1107,
+             "what": "1.107.5: DEFAULT_INSTRUMENTATION_VERSION = 2; InstrumentationNames.for_version(2): 'agent run', agent_name, 'running tool', tool_arguments / tool_response; models/instrumented.py: version 2 writes gen_ai.input.messages / gen_ai.output.messages on model request spans and pydantic_ai.all_messages on the agent run span"},
             {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/capabilities/instrumentation.py", "ref": PAI_HEAD,
              "what": "HEAD (2.33.0): agent span 'invoke_agent <name>' with final_result and pydantic_ai.all_messages = messages_to_otel_messages(history); tool spans 'execute_tool <name>' with gen_ai.tool.call.arguments (args_as_json_str) / gen_ai.tool.call.result"},
             {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/models/instrumented.py", "ref": PAI_HEAD,
@@ -1225,7 +1246,7 @@ def case_pydantic_ai():
             {"repo": PAI, "path": "pydantic_ai_slim/pydantic_ai/_instrumentation.py", "ref": PAI_HEAD,
              "what": "model request span 'chat <model>' (CLIENT): provider/system/server/request.model, gen_ai.response.finish_reasons = [pydantic-ai's normalized reason]; scope 'pydantic-ai'"},
         ],
-        "Two files, one trace each, an agent run with two model requests and two tool calls. v1 (pydantic-ai <= 1.107.0 "
+        "Three files, one trace each, an agent run with two model requests and two tool calls. v1 (pydantic-ai <= 1.107.0 "
         "with InstrumentationSettings(version=1); gone since 2.0.0): the record is in all_messages_events on the 'agent "
         "run' span ({role: tool, id: call_1, name: find_customer, content: <record object>, gen_ai.message.index, "
         "event.name: gen_ai.tool.message}, compact JSON), in the second 'chat gpt-4o' span's 'events' attribute (the same "
@@ -1233,7 +1254,8 @@ def case_pydantic_ai():
         "default): in pydantic_ai.all_messages on 'invoke_agent support_agent', in the second chat span's "
         "gen_ai.input.messages as {type: tool_call_response, id: call_1, name: find_customer, result: <record object>} inside "
         "a role 'user' message (version 6 uses role 'tool'), and as gen_ai.tool.call.result of 'execute_tool find_customer'. "
-        "Tool-call arguments are the API's JSON string in both.",
+        "Tool-call arguments are the API's JSON string in both. v2 (pydantic-ai 1.x's default, 1.107.5): the chat spans "
+        "and pydantic_ai.all_messages of v5 on an 'agent run' span, and 'running tool' spans with the record as tool_response.",
     )
 
 

@@ -1,0 +1,31 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentspan
+
+// pydanticAI is Pydantic AI's instrumentation (its tracer is "pydantic-ai"): the GenAI convention's
+// operations and keys, but with InstrumentationSettings version 1 or 2, and version 2 is the default
+// through Pydantic AI 1.x, a tool span is "running tool" with its arguments and result in
+// tool_arguments and tool_response, and the agent's span is "agent run" naming it in agent_name.
+// From version 3 tool spans write GenAI's keys. Every span of a run carries its run's id,
+// gen_ai.agent.call.id.
+var pydanticAI = Convention{
+	Name: "pydantic-ai",
+	Claim: func(s Span) (Role, bool) {
+		if s.Scope != "pydantic-ai" {
+			return RoleOther, false
+		}
+		return genAI.Claim(s)
+	},
+	ToolName:         genAI.ToolName,
+	CallID:           genAI.CallID,
+	Arguments:        []string{"gen_ai.tool.call.arguments", "tool_arguments"},
+	Result:           []string{"gen_ai.tool.call.result", "tool_response"},
+	ToolFromSpanName: genAI.ToolFromSpanName,
+	AgentName:        []string{"gen_ai.agent.name", "agent_name"},
+	RunID:            genAI.RunID,
+	Transcripts:      genAI.Transcripts,
+	FinishReason:     genAI.FinishReason,
+	Structural:       []string{"gen_ai.agent.call.id", "agent_name", "model_name"},
+	EventRoles:       genAI.EventRoles,
+}

@@ -1,0 +1,68 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentguard
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/walk"
+)
+
+// TestSpringAIStepsAreJudged: Spring AI's tool spans name their tool and hold its arguments and result
+// in spring.ai.* attributes, and in 1.x say the GenAI operation "framework". Both versions' steps are
+// judged (each brought a result not seen before), and the model calls' finish reasons, the provider's
+// own in one string ("["TOOL_CALLS"]"), are read.
+func TestSpringAIStepsAreJudged(t *testing.T) {
+	for _, file := range []string{"spring-ai-1.traces.json", "spring-ai-2.traces.json"} {
+		t.Run(file, func(t *testing.T) { assertFormatJudged(t, file) })
+	}
+}
+
+// TestPydanticAIStepsAreJudged: Pydantic AI's instrumentation versions 1 and 2 (2 is the default
+// through Pydantic AI 1.x) write a tool span's arguments and result in tool_arguments and
+// tool_response; version 5 in GenAI's keys. Every version's steps are judged.
+func TestPydanticAIStepsAreJudged(t *testing.T) {
+	for _, file := range []string{"pydantic-ai-v1-all-messages-events.traces.json", "pydantic-ai-v2-default.traces.json",
+		"pydantic-ai-v5-all-messages.traces.json"} {
+		t.Run(file, func(t *testing.T) { assertFormatJudged(t, file) })
+	}
+}
+
+// assertFormatJudged runs a payload of testdata/formats/genai, a run of two tool calls between two
+// model calls, through agentguard and checks that both steps were judged, each bringing a new result,
+// and that the first model call asked for tools and the second stopped.
+func assertFormatJudged(t *testing.T, file string) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "formats", "genai", file))
+	require.NoError(t, err)
+	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
+	require.NoError(t, err)
+	steps, finishes := map[string]string{}, []string{}
+	for _, span := range walk.Spans(newHarness(t, seedConfig()).run(td)) {
+		a := span.Attributes()
+		if v, ok := a.Get(annotation.Finish); ok {
+			finishes = append(finishes, v.Str())
+		}
+		step, ok := a.Get(annotation.Step)
+		if !ok {
+			continue
+		}
+		annotated := func(key string) string {
+			if v, ok := a.Get(key); ok {
+				return key + "=" + v.AsString()
+			}
+			return ""
+		}
+		steps[step.AsString()] = annotated(annotation.Judged) + annotated(annotation.Progress) + " " + annotated(annotation.Signals)
+	}
+	judged := annotation.Progress + "=true " + annotation.Signals + "=result"
+	assert.Equal(t, map[string]string{"1": judged, "2": judged}, steps)
+	assert.Equal(t, []string{"tool_calls", "stop"}, finishes)
+}
