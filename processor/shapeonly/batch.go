@@ -237,7 +237,10 @@ func (b *batch) decide() {
 			if r.classed || wrapped {
 				b.p.memory.learnTool(normalName(r.tool), b.now)
 			}
-			r.dc = r.classed || wrapped || b.p.toolShaped([]byte(r.tool), b.now) || b.CallShaped(r.owner, []byte(r.callID))
+			// A tool call its convention does not name (LangSmith names a tool's span after the tool,
+			// and nothing else) is named by its span, as a span no convention reads as a call is.
+			named := r.tool != "" && b.p.toolShaped([]byte(r.tool), b.now) || r.tool == "" && b.p.namesShapedTool(r.name)
+			r.dc = r.classed || wrapped || named || b.CallShaped(r.owner, []byte(r.callID))
 			b.w.AddToolCall(r.owner, r.callID, r.tool, r.dc)
 		case r.classed:
 			// A wrapper that declares its data class carries that data itself: its trace carried

@@ -150,6 +150,21 @@ func TestSpanNamedLikeADataClassTool(t *testing.T) {
 	}
 }
 
+// TestToolSpanNamedOnlyBySpan: a span its convention reads as a tool call but names no tool of (the
+// GenAI operation execute_tool, as LangSmith's exporter writes a tool run, which it names after the
+// tool) is data-class when its span name holds a data-class tool's; one named after another tool is not.
+func TestToolSpanNamedOnlyBySpan(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Tools = map[string]string{"find_customer": "customer"} })
+	out := h.run(spans(
+		map[string]any{"name": "find_customer", "gen_ai.operation.name": "execute_tool",
+			"gen_ai.completion": `{"output":{"email":"spoke.to@india.example"}}`},
+		map[string]any{"name": "get_weather", "gen_ai.operation.name": "execute_tool",
+			"gen_ai.completion": `{"output":{"sky":"overcast skies today"}}`},
+	))
+	assert.Equal(t, `{"output":{"email":"[withheld]"}}`, attr(out, 0, "gen_ai.completion"))
+	assert.Equal(t, `{"output":{"sky":"overcast skies today"}}`, attr(out, 1, "gen_ai.completion"))
+}
+
 func TestContainsWord(t *testing.T) {
 	for _, c := range []struct {
 		text, word string
