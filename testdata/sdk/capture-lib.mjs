@@ -10,7 +10,7 @@
 
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { CONTINUE_TEXT, NUDGE_TEXT, MAX_ROUNDS, stepFor } from "./scenarios.mjs";
+import { CONTINUE_TEXT, NUDGE_TEXT, MAX_ROUNDS, makeToolRunner, stepFor } from "./scenarios.mjs";
 
 // makeCapture sets up a tracer provider with an in-memory exporter.
 //   otel: { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor,
@@ -206,6 +206,25 @@ export function toolDefs(scenario) {
       },
     },
   }));
+}
+
+// eachChatScenario runs every scenario against the mock chat-completions
+// server: the SDK's client is made once, by makeClient(baseURL), and each run is
+// run(scenario, client, runTool, tools) (makeToolRunner, toolDefs). The server
+// is closed when they are done or one fails.
+export async function eachChatScenario(scenarios, makeClient, run) {
+  let current = null;
+  const mock = await startChatCompletions(() => current);
+  try {
+    const client = makeClient(mock.baseURL);
+    for (const scenario of scenarios) {
+      current = scenario;
+      mock.reset();
+      await run(scenario, client, makeToolRunner(scenario), toolDefs(scenario));
+    }
+  } finally {
+    mock.server.close();
+  }
 }
 
 // chatCompletionsLoop runs a scenario's agent loop as application code on the `openai` client: chat

@@ -19,25 +19,19 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { scenarios, makeToolRunner } from "../scenarios.mjs";
-import { chatCompletionsLoop, makeCapture, startChatCompletions, toolDefs } from "../capture-lib.mjs";
+import { scenarios } from "../scenarios.mjs";
+import { chatCompletionsLoop, eachChatScenario, makeCapture } from "../capture-lib.mjs";
 
 const capture = makeCapture(
   { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, resourceFromAttributes, JsonTraceSerializer },
   { serviceName: "agentotel-fixture-langfuse-js", sdk: "langfuse-js" },
 );
 
-let current = null;
-const mock = await startChatCompletions(() => current);
-const client = observeOpenAI(new OpenAI({ apiKey: "sk-fixture-not-a-key", baseURL: mock.baseURL, maxRetries: 0 }));
-
-try {
-  for (const scenario of scenarios) {
-    current = scenario;
-    mock.reset();
-    const runTool = makeToolRunner(scenario);
-    const tools = toolDefs(scenario);
-    await capture.run(scenario, () =>
+await eachChatScenario(
+  scenarios,
+  (baseURL) => observeOpenAI(new OpenAI({ apiKey: "sk-fixture-not-a-key", baseURL, maxRetries: 0 })),
+  (scenario, client, runTool, tools) =>
+    capture.run(scenario, () =>
       startActiveObservation(
         scenario.agent,
         (agent) =>
@@ -61,9 +55,6 @@ try {
           }),
         { asType: "agent" },
       ),
-    );
-  }
-  await capture.write(new URL("./traces.json", import.meta.url));
-} finally {
-  mock.server.close();
-}
+    ),
+);
+await capture.write(new URL("./traces.json", import.meta.url));

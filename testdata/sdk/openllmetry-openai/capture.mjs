@@ -17,8 +17,8 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { scenarios, makeToolRunner } from "../scenarios.mjs";
-import { chatCompletionsLoop, makeCapture, startChatCompletions, toolDefs } from "../capture-lib.mjs";
+import { scenarios } from "../scenarios.mjs";
+import { chatCompletionsLoop, eachChatScenario, makeCapture } from "../capture-lib.mjs";
 
 // Traceloop starts an OpenTelemetry NodeSDK. Keep it to traces and to a
 // resource without host or process details: no metric or log exporters, only
@@ -50,18 +50,12 @@ const capture = makeCapture(
   },
 );
 
-// The mock chat-completions server (capture-lib.mjs). `current` is the scenario being run.
-let current = null;
-const mock = await startChatCompletions(() => current);
-const client = new OpenAI({ apiKey: "sk-fixture-not-a-key", baseURL: mock.baseURL, maxRetries: 0 });
-
-try {
-  for (const scenario of scenarios) {
-    current = scenario;
-    mock.reset();
-    const runTool = makeToolRunner(scenario);
-    const tools = toolDefs(scenario);
-    await capture.run(scenario, () =>
+// The agent loop against the mock chat-completions server (capture-lib.mjs).
+await eachChatScenario(
+  scenarios,
+  (baseURL) => new OpenAI({ apiKey: "sk-fixture-not-a-key", baseURL, maxRetries: 0 }),
+  (scenario, client, runTool, tools) =>
+    capture.run(scenario, () =>
       traceloop.withAgent({ name: scenario.agent, associationProperties: { session_id: scenario.runId } }, () =>
         chatCompletionsLoop(client, scenario, tools, (name, args) =>
           // withTool records its function's arguments as traceloop.entity.input and its return
@@ -69,9 +63,6 @@ try {
           traceloop.withTool({ name }, async (input) => runTool(name, input), args),
         ),
       ),
-    );
-  }
-  await capture.write(new URL("./traces.json", import.meta.url));
-} finally {
-  mock.server.close();
-}
+    ),
+);
+await capture.write(new URL("./traces.json", import.meta.url));
