@@ -80,6 +80,26 @@ func TestRecognize(t *testing.T) {
 			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "tool_response": "{}"},
 			want:  View{Role: RoleTool, Convention: &genAI, Tool: "t"},
 		},
+		// LangSmith: a run's span is named after it; its inputs and outputs are gen_ai.prompt / completion.
+		{
+			name: "langsmith python tool", span: "find_customer", scope: "langsmith",
+			attrs: map[string]any{
+				"langsmith.span.kind": "tool", "gen_ai.operation.name": "execute_tool", "langsmith.trace.name": "find_customer",
+				"gen_ai.prompt": `{"query":"Ada"}`, "gen_ai.completion": `{"rows":[]}`, "langsmith.metadata.session_id": "s1",
+			},
+			want: View{Role: RoleTool, Convention: &langSmith, Tool: "find_customer", RunID: "s1",
+				ArgsKey: "gen_ai.prompt", ResultKey: "gen_ai.completion"},
+		},
+		{
+			name: "langsmith llm", span: "ChatOpenAI", scope: "langsmith",
+			attrs: map[string]any{"langsmith.span.kind": "llm", "gen_ai.operation.name": "chat"},
+			want:  View{Role: RoleModel, Convention: &langSmith},
+		},
+		{
+			name: "langsmith root chain", span: "support-agent", scope: "langsmith",
+			attrs: map[string]any{"langsmith.span.kind": "chain", "gen_ai.operation.name": "chain"},
+			want:  View{Role: RoleOther, Convention: &langSmith},
+		},
 		// Spring AI: its framework spans before GenAI, whose operation they also name.
 		{
 			name: "spring-ai 1.x tool", span: "tool_call find_customer",

@@ -1,0 +1,44 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentspan
+
+// langSmith is LangSmith's OpenTelemetry tracing (the JS SDK's otel tracing mode, the Python SDK's
+// OpenTelemetry exporter; both trace under the tracer "langsmith"), which writes each run as a span
+// named after it: langsmith.span.kind is the run type (tool, llm, chain, retriever, ...), the GenAI
+// operation is derived from it (execute_tool, chat, or the run type itself), and the run's inputs and
+// outputs are JSON in gen_ai.prompt and gen_ai.completion. For a tool run they are its arguments and
+// result; for an llm run the request ({"model", "messages"} for OpenAI's client) and the response.
+// Threads are grouped by the session_id, thread_id or conversation_id metadata the application gives.
+var langSmith = Convention{
+	Name: "langsmith",
+	Claim: func(s Span) (Role, bool) {
+		if s.Scope != "langsmith" {
+			return RoleOther, false
+		}
+		switch str(s.Attrs, "langsmith.span.kind") {
+		case "tool":
+			return RoleTool, true
+		case "llm":
+			return RoleModel, true
+		}
+		return RoleOther, true
+	},
+	ToolName:          []string{"gen_ai.tool.name", "langsmith.trace.name"},
+	ToolFromSpanName:  func(name string) string { return name },
+	Arguments:         []string{"gen_ai.prompt"},
+	Result:            []string{"gen_ai.completion"},
+	AgentFromRootName: true,
+	RunID:             []string{"langsmith.metadata.session_id", "langsmith.metadata.thread_id", "langsmith.metadata.conversation_id"},
+	Transcripts: []Transcript{
+		{Key: "gen_ai.prompt"},
+		{Key: "gen_ai.completion", Output: true},
+	},
+	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	Structural: []string{
+		"langsmith.span.kind", "langsmith.trace.name", "langsmith.trace.session_name", "langsmith.trace.session_id",
+		"langsmith.traceable", "langsmith.span.tags", "langsmith.metadata.ls_provider", "langsmith.metadata.ls_model_type",
+		"langsmith.metadata.ls_model_name", "langsmith.usage_metadata", "langsmith.metadata.usage_metadata",
+		"gen_ai.usage.total_tokens", "gen_ai.response.system_fingerprint",
+	},
+}
