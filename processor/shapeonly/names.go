@@ -9,9 +9,9 @@ import (
 	"unicode/utf8"
 )
 
-// namesShapedTool reports whether a name (of a span no convention reads as a tool or model call, or
-// of a log record) is a data-class tool's, or holds one as a word, as SDKs agentotel does not know name
-// a tool's span: "find_customer", "tool_call find_customer" (Spring AI 1.x), "Tool: find_customer",
+// namesShapedTool reports whether a name (of a span no convention reads as a tool or model call, of a
+// tool call its convention names no tool of, or of a log record) is a data-class tool's, or holds one as
+// a word, as SDKs agentotel does not know name a tool's span: "find_customer", "tool_call find_customer" (Spring AI 1.x), "Tool: find_customer",
 // "find_customer.run", "GET /crm/find_customer". Compared as tool names are (case-insensitively); a
 // word is not part of a longer one: "find_customer_report" does not name find_customer.
 func (p *shapeOnly) namesShapedTool(name string) bool {
@@ -29,8 +29,11 @@ func (p *shapeOnly) namesShapedTool(name string) bool {
 
 // containsWord reports whether text holds word where neither the character before it nor the one
 // after continues it: a letter, a digit, '_' or '-' (characters a tool name is made of). A word that
-// begins or ends with another character needs no boundary there.
+// begins or ends with another character needs no boundary there; an empty word is nowhere.
 func containsWord(text, word string) bool {
+	if word == "" {
+		return false
+	}
 	for from := 0; from+len(word) <= len(text); {
 		i := strings.Index(text[from:], word)
 		if i < 0 {

@@ -80,6 +80,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		}
 	}
 	slices.Sort(p.shapedTools)
+	p.shapedTools = slices.Compact(p.shapedTools) // two spellings of one tool
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
 	p.searchRules = map[string]searchRule{}
 	for k := range p.structural {

@@ -182,6 +182,7 @@ func TestContainsWord(t *testing.T) {
 		{"get /crm/x", "/crm/", true},
 		{"find_cust", "find_customer", false},
 		{"", "a", false},
+		{"anything", "", false},
 	} {
 		assert.Equal(t, c.want, containsWord(c.text, c.word), "%q in %q", c.word, c.text)
 	}
