@@ -24,15 +24,20 @@ var langSmith = Convention{
 		}
 		return RoleOther, true
 	},
-	ToolName:          []string{"gen_ai.tool.name", "langsmith.trace.name"},
+	// The JS SDK names a tool run in gen_ai.tool.name; its span is named after it either way. Not
+	// langsmith.trace.name, which every run has: a span of another tracer carrying it is no tool call.
+	ToolName:          []string{"gen_ai.tool.name"},
 	ToolFromSpanName:  func(name string) string { return name },
 	Arguments:         []string{"gen_ai.prompt"},
 	Result:            []string{"gen_ai.completion"},
 	AgentFromRootName: true,
 	RunID:             []string{"langsmith.metadata.session_id", "langsmith.metadata.thread_id", "langsmith.metadata.conversation_id"},
+	// JSON from LangSmith, but other instrumentations write plain text under these keys (OpenLIT's
+	// gen_ai.content.prompt event): read when JSON, else left to the content search, never withheld
+	// whole for not being JSON.
 	Transcripts: []Transcript{
-		{Key: "gen_ai.prompt"},
-		{Key: "gen_ai.completion", Output: true},
+		{Key: "gen_ai.prompt", MayBeText: true},
+		{Key: "gen_ai.completion", Output: true, MayBeText: true},
 	},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
 	Structural: []string{

@@ -100,6 +100,11 @@ func TestRecognize(t *testing.T) {
 			attrs: map[string]any{"langsmith.span.kind": "chain", "gen_ai.operation.name": "chain"},
 			want:  View{Role: RoleOther, Convention: &langSmith},
 		},
+		{
+			name: "langsmith run name on another tracer's span", span: "RunnableSequence", scope: "openinference.instrumentation.langchain",
+			attrs: map[string]any{"langsmith.trace.name": "RunnableSequence", "langsmith.span.kind": "chain"},
+			want:  View{},
+		},
 		// Spring AI: its framework spans before GenAI, whose operation they also name.
 		{
 			name: "spring-ai 1.x tool", span: "tool_call find_customer",

@@ -165,6 +165,18 @@ func TestToolSpanNamedOnlyBySpan(t *testing.T) {
 	assert.Equal(t, `{"output":{"sky":"overcast skies today"}}`, attr(out, 1, "gen_ai.completion"))
 }
 
+// TestPlainTextPromptIsNotUnreadable: gen_ai.prompt and gen_ai.completion hold JSON where LangSmith
+// writes them, and plain text where other instrumentations do (OpenLIT's gen_ai.content.prompt event):
+// plain text there is no transcript that failed to parse, and is not withheld for it.
+func TestPlainTextPromptIsNotUnreadable(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Tools = map[string]string{"find_customer": "customer"} })
+	td := spans(map[string]any{"name": "chat gpt-4o", "gen_ai.operation.name": "chat", "gen_ai.prompt": "user: is it raining in Oslo?",
+		"gen_ai.completion": "assistant: overcast skies today"})
+	out := h.run(td)
+	assert.Equal(t, "user: is it raining in Oslo?", attr(out, 0, "gen_ai.prompt"))
+	assert.Equal(t, "assistant: overcast skies today", attr(out, 0, "gen_ai.completion"))
+}
+
 func TestContainsWord(t *testing.T) {
 	for _, c := range []struct {
 		text, word string
