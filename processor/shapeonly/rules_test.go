@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,6 +164,36 @@ func TestToolSpanNamedOnlyBySpan(t *testing.T) {
 	))
 	assert.Equal(t, `{"output":{"email":"[withheld]"}}`, attr(out, 0, "gen_ai.completion"))
 	assert.Equal(t, `{"output":{"sky":"overcast skies today"}}`, attr(out, 1, "gen_ai.completion"))
+}
+
+// FuzzContainsWord holds containsWord to the obvious reading: at every place text holds word, look at
+// the characters either side.
+func FuzzContainsWord(f *testing.F) {
+	for _, c := range [][2]string{{"tool_call find_customer", "find_customer"}, {"find_customer_report find_customer", "find_customer"},
+		{"xfind findx find", "find"}, {"é_lookup lookup", "lookup"}, {"(crm/lookup)", "/lookup)"}, {"aaa", "aa"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, text, word string) {
+		want := false
+		for i := 0; word != "" && i+len(word) <= len(text); i++ {
+			if text[i:i+len(word)] != word {
+				continue
+			}
+			before, _ := utf8.DecodeLastRuneInString(text[:i])
+			after, _ := utf8.DecodeRuneInString(text[i+len(word):])
+			first, _ := utf8.DecodeRuneInString(word)
+			last, _ := utf8.DecodeLastRuneInString(word)
+			startOK := i == 0 || !continuesName(first) || !continuesName(before)
+			endOK := i+len(word) == len(text) || !continuesName(last) || !continuesName(after)
+			if startOK && endOK {
+				want = true
+				break
+			}
+		}
+		if got := containsWord(text, word); got != want {
+			t.Fatalf("containsWord(%q, %q) = %v, want %v", text, word, got, want)
+		}
+	})
 }
 
 // TestPlainTextPromptIsNotUnreadable: gen_ai.prompt and gen_ai.completion hold JSON where LangSmith
