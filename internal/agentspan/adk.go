@@ -28,14 +28,14 @@ var googleADK = Convention{
 		}
 		return RoleOther, true
 	},
-	ToolName:         []string{"gen_ai.tool.name"},
-	CallID:           []string{"gen_ai.tool.call.id"},
-	Arguments:        []string{"gcp.vertex.agent.tool_call_args"},
-	Result:           []string{"gcp.vertex.agent.tool_response"},
-	ToolFromSpanName: genAI.ToolFromSpanName,
-	AgentName:        []string{"gen_ai.agent.name"},
-	RunID:            []string{"gen_ai.conversation.id", "gcp.vertex.agent.session_id"},
-	FinishReason:     []string{"gen_ai.response.finish_reasons"},
+	ToolName:     []string{"gen_ai.tool.name"},
+	CallID:       []string{"gen_ai.tool.call.id"},
+	Arguments:    []string{"gcp.vertex.agent.tool_call_args"},
+	Result:       []string{"gcp.vertex.agent.tool_response"},
+	ToolFromSpan: genAI.ToolFromSpan,
+	AgentName:    []string{"gen_ai.agent.name"},
+	RunID:        []string{"gen_ai.conversation.id", "gcp.vertex.agent.session_id"},
+	FinishReason: []string{"gen_ai.response.finish_reasons"},
 	Transcripts: []Transcript{
 		{Key: "gcp.vertex.agent.llm_request"},
 		{Key: "gcp.vertex.agent.llm_response", Output: true},

@@ -26,8 +26,10 @@ type Convention struct {
 	// carries its reply on.
 	ToolEvents  []ToolEvent
 	ReplyEvents []ReplyEvent
-	// ToolFromSpanName, when set, names the tool from the span name when no ToolName attribute does.
-	ToolFromSpanName func(spanName string) string
+	// ToolFromSpan, when set, names the tool when no ToolName attribute does: from the span's name, or
+	// from an attribute that names the tool only on this convention's spans (ToolName's keys are
+	// structural and name a tool on any span, so a key as common as "name" cannot be one of them).
+	ToolFromSpan func(s Span) string
 	// Unwrap, when set, opens a result held in the convention's own envelope (LangChain's
 	// ToolMessage), reading JSON nested at most maxDepth deep; ok is false when raw is no such
 	// envelope.
@@ -112,6 +114,9 @@ type Span struct {
 	// Root marks a span without a parent.
 	Root bool
 }
+
+// spanName is ToolFromSpan for conventions that name a tool's span after the tool.
+func spanName(s Span) string { return s.Name }
 
 func str(attrs pcommon.Map, key string) string {
 	if v, ok := attrs.Get(key); ok && v.Type() == pcommon.ValueTypeStr {

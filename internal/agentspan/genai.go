@@ -31,8 +31,8 @@ var genAI = Convention{
 	Arguments: []string{"gen_ai.tool.call.arguments"},
 	Result:    []string{"gen_ai.tool.call.result"},
 	// The span name is "execute_tool {gen_ai.tool.name}" when the attribute is missing.
-	ToolFromSpanName: func(name string) string {
-		if rest, ok := strings.CutPrefix(name, "execute_tool"); ok {
+	ToolFromSpan: func(s Span) string {
+		if rest, ok := strings.CutPrefix(s.Name, "execute_tool"); ok {
 			return strings.TrimSpace(rest)
 		}
 		return ""

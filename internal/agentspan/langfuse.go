@@ -24,7 +24,7 @@ var langfuse = Convention{
 		}
 		return RoleOther, true
 	},
-	ToolFromSpanName:  func(name string) string { return name },
+	ToolFromSpan:      spanName,
 	Arguments:         []string{"langfuse.observation.input"},
 	Result:            []string{"langfuse.observation.output"},
 	AgentFromSpanName: true,

@@ -27,7 +27,7 @@ var langSmith = Convention{
 	// The JS SDK names a tool run in gen_ai.tool.name; its span is named after it either way. Not
 	// langsmith.trace.name, which every run has: a span of another tracer carrying it is no tool call.
 	ToolName:          []string{"gen_ai.tool.name"},
-	ToolFromSpanName:  func(name string) string { return name },
+	ToolFromSpan:      spanName,
 	Arguments:         []string{"gen_ai.prompt"},
 	Result:            []string{"gen_ai.completion"},
 	AgentFromRootName: true,

@@ -22,13 +22,13 @@ var mastra = Convention{
 		}
 		return RoleOther, true
 	},
-	ToolName:         []string{"gen_ai.tool.name", "mastra.workflow_step.step_id"},
-	CallID:           []string{"gen_ai.tool.call.id"},
-	Arguments:        []string{"gen_ai.tool.call.arguments", "mastra.workflow_step.input"},
-	Result:           []string{"gen_ai.tool.call.result", "mastra.workflow_step.output"},
-	ToolFromSpanName: genAI.ToolFromSpanName,
-	AgentName:        []string{"gen_ai.agent.name"},
-	RunID:            []string{"mastra.metadata.runId", "mastra.metadata.sessionId", "gen_ai.conversation.id"},
+	ToolName:     []string{"gen_ai.tool.name", "mastra.workflow_step.step_id"},
+	CallID:       []string{"gen_ai.tool.call.id"},
+	Arguments:    []string{"gen_ai.tool.call.arguments", "mastra.workflow_step.input"},
+	Result:       []string{"gen_ai.tool.call.result", "mastra.workflow_step.output"},
+	ToolFromSpan: genAI.ToolFromSpan,
+	AgentName:    []string{"gen_ai.agent.name"},
+	RunID:        []string{"mastra.metadata.runId", "mastra.metadata.sessionId", "gen_ai.conversation.id"},
 	Transcripts: []Transcript{
 		{Key: "mastra.model_step.input", MayBeText: true},
 		{Key: "mastra.model_step.output", Output: true, MayBeText: true},

@@ -217,8 +217,8 @@ func (c *Convention) view(role Role, s Span, maxDepth int) View {
 		return v
 	}
 	v.Tool = firstStr(s.Attrs, c.ToolName)
-	if v.Tool == "" && c.ToolFromSpanName != nil {
-		v.Tool = c.ToolFromSpanName(s.Name)
+	if v.Tool == "" && c.ToolFromSpan != nil {
+		v.Tool = c.ToolFromSpan(s)
 	}
 	v.CallID = firstStr(s.Attrs, c.CallID)
 	v.ArgsKey = firstPresent(s.Attrs, c.Arguments)

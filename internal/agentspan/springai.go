@@ -31,9 +31,9 @@ var springAI = Convention{
 	CallID:    []string{"spring.ai.tool.call.id"},
 	Arguments: []string{"spring.ai.tool.call.arguments"},
 	Result:    []string{"spring.ai.tool.call.result"},
-	ToolFromSpanName: func(name string) string {
+	ToolFromSpan: func(s Span) string {
 		for _, prefix := range []string{"tool_call ", "execute_tool "} {
-			if rest, ok := strings.CutPrefix(name, prefix); ok {
+			if rest, ok := strings.CutPrefix(s.Name, prefix); ok {
 				return strings.TrimSpace(rest)
 			}
 		}

@@ -33,12 +33,12 @@ var strands = Convention{
 		}
 		return genAI.Claim(s)
 	},
-	ToolName:         genAI.ToolName,
-	CallID:           genAI.CallID,
-	Arguments:        genAI.Arguments,
-	Result:           genAI.Result,
-	ToolFromSpanName: genAI.ToolFromSpanName,
-	Unwrap:           unwrapStrandsContent,
+	ToolName:     genAI.ToolName,
+	CallID:       genAI.CallID,
+	Arguments:    genAI.Arguments,
+	Result:       genAI.Result,
+	ToolFromSpan: genAI.ToolFromSpan,
+	Unwrap:       unwrapStrandsContent,
 	ToolEvents: []ToolEvent{
 		{Name: "gen_ai.tool.message", Arguments: "content", CallID: "id"},
 		{Name: "gen_ai.choice", Result: "message", CallID: "id"},
