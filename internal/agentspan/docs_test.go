@@ -61,6 +61,7 @@ func TestConventionsDocumented(t *testing.T) {
 // packages and npm are reachable), each with the payloads written from its source that stand in for a
 // capture; docs/conventions.md says so in its row.
 var uncapturable = map[string]string{
-	"spring-ai":   "testdata/formats/genai/spring-ai-*.traces.json",   // a JVM framework, from Maven Central
-	"pydantic-ai": "testdata/formats/genai/pydantic-ai-*.traces.json", // a Python library, from PyPI
+	"spring-ai":             "testdata/formats/genai/spring-ai-*.traces.json",           // a JVM framework, from Maven Central
+	"pydantic-ai":           "testdata/formats/genai/pydantic-ai-*.traces.json",         // a Python library, from PyPI
+	"logfire-openai-agents": "testdata/formats/genai/logfire-openai-agents.traces.json", // Python libraries, from PyPI
 }

@@ -105,6 +105,23 @@ func TestRecognize(t *testing.T) {
 			attrs: map[string]any{"langsmith.trace.name": "RunnableSequence", "langsmith.span.kind": "chain"},
 			want:  View{},
 		},
+		// Logfire's OpenAI Agents spans: named by their template; name is the tool only on a function span.
+		{
+			name: "logfire function span", span: "Function: {name}", scope: "logfire.openai_agents",
+			attrs: map[string]any{"logfire.msg_template": "Function: {name}", "name": " find_customer ", "input": `{"query":"Ada"}`,
+				"output": `{"rows":[]}`},
+			want: View{Role: RoleTool, Convention: &logfireAgents, Tool: "find_customer", ArgsKey: "input", ResultKey: "output"},
+		},
+		{
+			name: "logfire responses span", span: "Responses API with {gen_ai.request.model!r}", scope: "logfire.openai_agents",
+			attrs: map[string]any{"logfire.msg_template": "Responses API with {gen_ai.request.model!r}", "gen_ai.operation.name": "chat"},
+			want:  View{Role: RoleModel, Convention: &logfireAgents},
+		},
+		{
+			name: "a span of another scope with a name attribute is no tool call", span: "work",
+			attrs: map[string]any{"logfire.msg_template": "Function: {name}", "name": "find_customer"},
+			want:  View{},
+		},
 		// Spring AI: its framework spans before GenAI, whose operation they also name.
 		{
 			name: "spring-ai 1.x tool", span: "tool_call find_customer",

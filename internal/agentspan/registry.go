@@ -96,10 +96,10 @@ type flatTranscript struct {
 }
 
 // Builtin returns the conventions that ship with agentotel, in the order they claim spans: the most
-// specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI and LangSmith write GenAI keys beside
-// their own).
+// specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith and Logfire's OpenAI Agents
+// spans write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse}
+	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse}
 }
 
 // commonStructural are structural whatever the convention: error type and status.

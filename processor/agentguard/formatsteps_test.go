@@ -22,7 +22,7 @@ import (
 // own in one string ("["TOOL_CALLS"]"), are read.
 func TestSpringAIStepsAreJudged(t *testing.T) {
 	for _, file := range []string{"spring-ai-1.traces.json", "spring-ai-2.traces.json"} {
-		t.Run(file, func(t *testing.T) { assertFormatJudged(t, file) })
+		t.Run(file, func(t *testing.T) { assertFormatJudged(t, file, "tool_calls", "stop") })
 	}
 }
 
@@ -32,23 +32,30 @@ func TestSpringAIStepsAreJudged(t *testing.T) {
 func TestPydanticAIStepsAreJudged(t *testing.T) {
 	for _, file := range []string{"pydantic-ai-v1-all-messages-events.traces.json", "pydantic-ai-v2-default.traces.json",
 		"pydantic-ai-v5-all-messages.traces.json"} {
-		t.Run(file, func(t *testing.T) { assertFormatJudged(t, file) })
+		t.Run(file, func(t *testing.T) { assertFormatJudged(t, file, "tool_calls", "stop") })
 	}
+}
+
+// TestLogfireOpenAIAgentsStepsAreJudged: Logfire's OpenAI Agents spans are named by their message
+// template ("Function: {name}") and name the tool in name, its arguments in input and its result in
+// output. The steps are judged; the Responses API spans say no finish reason.
+func TestLogfireOpenAIAgentsStepsAreJudged(t *testing.T) {
+	assertFormatJudged(t, "logfire-openai-agents.traces.json", "unknown", "unknown")
 }
 
 // assertFormatJudged runs a payload of testdata/formats/genai, a run of two tool calls between two
 // model calls, through agentguard and checks that both steps were judged, each bringing a new result,
-// and that the first model call asked for tools and the second stopped.
-func assertFormatJudged(t *testing.T, file string) {
+// and that the model calls' finish reasons were read as finishes says.
+func assertFormatJudged(t *testing.T, file string, finishes ...string) {
 	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "formats", "genai", file))
 	require.NoError(t, err)
 	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
 	require.NoError(t, err)
-	steps, finishes := map[string]string{}, []string{}
+	steps, finished := map[string]string{}, []string{}
 	for _, span := range walk.Spans(newHarness(t, seedConfig()).run(td)) {
 		a := span.Attributes()
 		if v, ok := a.Get(annotation.Finish); ok {
-			finishes = append(finishes, v.Str())
+			finished = append(finished, v.Str())
 		}
 		step, ok := a.Get(annotation.Step)
 		if !ok {
@@ -64,5 +71,5 @@ func assertFormatJudged(t *testing.T, file string) {
 	}
 	judged := annotation.Progress + "=true " + annotation.Signals + "=result"
 	assert.Equal(t, map[string]string{"1": judged, "2": judged}, steps)
-	assert.Equal(t, []string{"tool_calls", "stop"}, finishes)
+	assert.Equal(t, finishes, finished)
 }

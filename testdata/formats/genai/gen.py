@@ -1788,6 +1788,95 @@ def case_spring_ai():
     )
 
 
+# ---------------------------------------------------------------------------
+# Logfire's OpenAI Agents instrumentation (pydantic/logfire, logfire/_internal/integrations/
+# openai_agents.py) around the OpenAI Agents SDK (openai/openai-agents-python). Every span of the SDK's
+# tracing becomes a Logfire span (scope logfire.openai_agents), named by its message template, with the
+# span data's export() as attributes; non-primitive values are JSON (logfire_json_dumps: compact,
+# ensure_ascii=False) with logfire.json_schema beside them. A function tool's span: name, input (the
+# model's arguments string), output (the return value itself, not the SDK's str() of it). The model is
+# sent str(result) in a function_call_output item (items.py, _convert_tool_output): a dict's Python repr.
+
+LOGFIRE = "pydantic/logfire"
+LOGFIRE_REF = "e484a6b53a0df3062d304ce258573e387cf3140a"
+AGENTS = "openai/openai-agents-python"
+AGENTS_REF = "7f7a44f8dc0650296bd5ab6c745c9bcbaa6ac3b7"
+
+
+def case_logfire_openai_agents():
+    t = 43
+    T = tid(t)
+    root, agent, r1, f1, f2, r2 = (sid(t, i) for i in range(1, 7))
+    scope = {"name": "logfire.openai_agents", "version": "4.30.0"}
+    args1, args2 = jcompact(FIND_ARGS), jcompact(WEATHER_ARGS)
+
+    def lf(template, msg, attributes, schema):
+        return {**attributes, "logfire.msg_template": template, "logfire.msg": msg, "logfire.span_type": "span",
+                "logfire.json_schema": jcompact({"type": "object", "properties": schema})}
+
+    def calls():
+        return [
+            {"arguments": args1, "call_id": "call_1", "name": "find_customer", "type": "function_call", "id": "fc_1", "status": "completed"},
+            {"arguments": args2, "call_id": "call_2", "name": "get_weather", "type": "function_call", "id": "fc_2", "status": "completed"},
+        ]
+
+    def response_span(s, start, end, rid, raw_input, output, tin, tout):
+        response = {"id": rid, "created_at": 1767225600.0, "model": "gpt-4o-2024-08-06", "object": "response",
+                    "output": output, "parallel_tool_calls": True, "status": "completed", "tool_choice": "auto",
+                    "usage": {"input_tokens": tin, "output_tokens": tout, "total_tokens": tin + tout}}
+        return span(T, s, "Responses API with {gen_ai.request.model!r}", start, end, lf(
+            "Responses API with {gen_ai.request.model!r}", "Responses API with 'gpt-4o'", {
+                "gen_ai.request.model": "gpt-4o", "response_id": rid, "gen_ai.system": "openai",
+                "gen_ai.response.model": "gpt-4o-2024-08-06", "response": jcompact(response),
+                "gen_ai.operation.name": "chat", "raw_input": jcompact(raw_input),
+                "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout},
+            {"response": {"type": "object"}, "raw_input": {"type": "array"}}), parent=agent)
+
+    def function_span(s, start, end, name, args, result):
+        return span(T, s, "Function: {name}", start, end, lf("Function: {name}", "Function: " + name, {
+            "name": name, "input": args, "output": jcompact(result), "gen_ai.system": "openai"},
+            {"output": {"type": "object"}}), parent=agent)
+
+    user = {"content": USER_TEXT, "role": "user"}
+    outputs = [{"call_id": "call_1", "output": repr(RECORD), "type": "function_call_output"},
+               {"call_id": "call_2", "output": repr(WEATHER), "type": "function_call_output"}]
+    final = [{"id": "msg_1", "content": [{"annotations": [], "text": FINAL_TEXT, "type": "output_text"}],
+              "role": "assistant", "status": "completed", "type": "message"}]
+    spans = [
+        span(T, root, "OpenAI Agents trace: {name}", 0, 1000, lf("OpenAI Agents trace: {name}", "OpenAI Agents trace: Agent workflow", {
+            "name": "Agent workflow", "agent_trace_id": "trace_4a1e0043", "group_id": "conv-support-0001"}, {})),
+        span(T, agent, "Agent run: {name!r}", 5, 990, lf("Agent run: {name!r}", "Agent run: 'support_agent'", {
+            "name": "support_agent", "handoffs": "[]", "tools": jcompact(["find_customer", "get_weather"]), "output_type": "str"},
+            {"handoffs": {"type": "array"}, "tools": {"type": "array"}}), parent=root),
+        response_span(r1, 10, 300, "resp_1", [user], calls(), 96, 52),
+        function_span(f1, 310, 340, "find_customer", args1, RECORD),
+        function_span(f2, 341, 360, "get_weather", args2, WEATHER),
+        response_span(r2, 370, 980, "resp_2", [user] + calls() + outputs, final, 281, 24),
+    ]
+    f = write("logfire-openai-agents.traces.json", [traces([(scope, spans)])])
+    add_case(
+        "logfire-openai-agents", [f],
+        [
+            {"repo": LOGFIRE, "path": "logfire/_internal/integrations/openai_agents.py", "ref": LOGFIRE_REF,
+             "what": "LogfireTraceProviderWrapper: create_trace -> span 'OpenAI Agents trace: {name}' (name, agent_trace_id, the trace's kwargs); create_span -> span named by its template ('Agent run: {name!r}', 'Function: {name}', 'Responses API with {gen_ai.request.model!r}') with attributes_from_span_data: the span data's export() but its type, gen_ai.system openai, for a function span output = span_data.output (the value itself), for a response span get_basic_response_attributes (gen_ai.response.model, response, gen_ai.operation.name chat), raw_input and usage; custom_scope_suffix='openai_agents'"},
+            {"repo": LOGFIRE, "path": "logfire/_internal/json_encoder.py", "ref": LOGFIRE_REF,
+             "what": "logfire_json_dumps: json.dumps(separators=(',', ':'), ensure_ascii=False)"},
+            {"repo": AGENTS, "path": "src/agents/tracing/span_data.py", "ref": AGENTS_REF,
+             "what": "FunctionSpanData.export: {type, name, input, output, mcp_data}; AgentSpanData: {type, name, handoffs, tools, output_type}"},
+            {"repo": AGENTS, "path": "src/agents/run_internal/tool_execution.py", "ref": AGENTS_REF,
+             "what": "span_fn.span_data.input = tool_call.arguments; span_fn.span_data.output = result"},
+            {"repo": AGENTS, "path": "src/agents/items.py", "ref": AGENTS_REF,
+             "what": "tool_call_output_item: {call_id, output, type: function_call_output}, output = _convert_tool_output(result) = str(result) for a dict"},
+        ],
+        "One OpenAI Agents SDK run (Python) with Logfire's instrumentation: OpenAI Agents trace > Agent run > Responses "
+        "API (two function calls), Function: {name} for find_customer and get_weather, Responses API (the answer). The "
+        "record is the find_customer Function span's output (JSON) and, as Python's repr of the dict the tool returned, "
+        "the output of a function_call_output item in the second response span's raw_input. Span names are Logfire's "
+        "templates: no span name holds a tool's name. Not reproduced: the response spans' events attribute (the same "
+        "messages as GenAI events), code.* attributes, the response object's null fields.",
+    )
+
+
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
@@ -1799,6 +1888,7 @@ CASES = [
     case_genai_http_client_span,
     case_strands,
     case_spring_ai,
+    case_logfire_openai_agents,
     case_finish,
 ]
 
