@@ -11,9 +11,10 @@ import (
 
 // namesShapedTool reports whether a name (of a span no convention reads as a tool or model call, of a
 // tool call its convention names no tool of, or of a log record) is a data-class tool's, or holds one as
-// a word, as SDKs agentotel does not know name a tool's span: "find_customer", "tool_call find_customer" (Spring AI 1.x), "Tool: find_customer",
-// "find_customer.run", "GET /crm/find_customer". Compared as tool names are (case-insensitively); a
-// word is not part of a longer one: "find_customer_report" does not name find_customer.
+// a word, as SDKs agentotel does not know name a tool's span: "find_customer", "tool_call find_customer"
+// (as Spring AI 1.x does), "Tool: find_customer", "find_customer.run", "GET /crm/find_customer".
+// Compared as tool names are (case-insensitively); a word is not part of a longer one:
+// "find_customer_report" does not name find_customer.
 func (p *shapeOnly) namesShapedTool(name string) bool {
 	if len(p.shapedTools) == 0 || name == "" {
 		return false
