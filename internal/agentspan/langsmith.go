@@ -26,10 +26,13 @@ var langSmith = Convention{
 	},
 	// The JS SDK names a tool run in gen_ai.tool.name; its span is named after it either way. Not
 	// langsmith.trace.name, which every run has: a span of another tracer carrying it is no tool call.
-	ToolName:          []string{"gen_ai.tool.name"},
-	ToolFromSpan:      spanName,
-	Arguments:         []string{"gen_ai.prompt"},
-	Result:            []string{"gen_ai.completion"},
+	ToolName:     []string{"gen_ai.tool.name"},
+	ToolFromSpan: spanName,
+	Arguments:    []string{"gen_ai.prompt"},
+	Result:       []string{"gen_ai.completion"},
+	// A LangChain tool run's outputs are {"output": <its ToolMessage>}, as LangChain's tracer records
+	// them: the result is the message's content, and the message names the call.
+	Unwrap:            unwrapLangChainToolMessage,
 	AgentFromRootName: true,
 	RunID:             []string{"langsmith.metadata.session_id", "langsmith.metadata.thread_id", "langsmith.metadata.conversation_id"},
 	// JSON from LangSmith, but other instrumentations write plain text under these keys (OpenLIT's

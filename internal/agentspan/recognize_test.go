@@ -91,6 +91,15 @@ func TestRecognize(t *testing.T) {
 				ArgsKey: "gen_ai.prompt", ResultKey: "gen_ai.completion"},
 		},
 		{
+			name: "langsmith langchain tool", span: "find_customer", scope: "langsmith",
+			attrs: map[string]any{
+				"langsmith.span.kind": "tool", "gen_ai.operation.name": "execute_tool", "gen_ai.prompt": `{"input":"Ada"}`,
+				"gen_ai.completion": `{"output":{"content":"{\"rows\":[]}","type":"tool","name":"find_customer","tool_call_id":"call_9","status":"success"}}`,
+			},
+			want: View{Role: RoleTool, Convention: &langSmith, Tool: "find_customer", CallID: "call_9",
+				ArgsKey: "gen_ai.prompt", ResultKey: "gen_ai.completion"},
+		},
+		{
 			name: "langsmith llm", span: "ChatOpenAI", scope: "langsmith",
 			attrs: map[string]any{"langsmith.span.kind": "llm", "gen_ai.operation.name": "chat"},
 			want:  View{Role: RoleModel, Convention: &langSmith},
@@ -371,5 +380,18 @@ func TestStructuralKeysCoverRecognisedKeys(t *testing.T) {
 		if keys[k] {
 			t.Errorf("StructuralKeys holds payload key %q", k)
 		}
+	}
+}
+
+// TestLangSmithToolMessageResult: a LangChain tool run traced by LangSmith's exporter records its
+// ToolMessage under "output"; its result is the message's content, not the envelope, whose call id
+// differs on every call and would make every repeat of the same result look new.
+func TestLangSmithToolMessageResult(t *testing.T) {
+	attrs := attrsOf(t, map[string]any{"langsmith.span.kind": "tool", "gen_ai.operation.name": "execute_tool",
+		"gen_ai.completion": `{"output":{"content":"{\"rows\":[]}","type":"tool","name":"find_customer","tool_call_id":"call_9","status":"success"}}`})
+	v := Default.Recognize(Span{Scope: "langsmith", Name: "find_customer", Attrs: attrs})
+	result, ok := Default.Result(v, attrs)
+	if !ok || string(result) != `{"rows":[]}` {
+		t.Fatalf("Result = %q, %v; want the ToolMessage's content", result, ok)
 	}
 }
