@@ -4,6 +4,7 @@
 package agentspan
 
 import (
+	"slices"
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -117,6 +118,28 @@ type Span struct {
 
 // spanName is ToolFromSpan for conventions that name a tool's span after the tool.
 func spanName(s Span) string { return s.Name }
+
+// afterPrefix is what follows the first of prefixes a span name begins with, trimmed: the tool of a
+// span named "<prefix><tool>". It is "" when the name begins with none.
+func afterPrefix(name string, prefixes ...string) string {
+	for _, prefix := range prefixes {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return ""
+}
+
+// genAIUnder claims, as the GenAI convention does, the spans of the instrumentation scopes named: the
+// Claim of a convention that writes GenAI's operations under its own tracer.
+func genAIUnder(scopes ...string) func(Span) (Role, bool) {
+	return func(s Span) (Role, bool) {
+		if !slices.Contains(scopes, s.Scope) {
+			return RoleOther, false
+		}
+		return genAI.Claim(s)
+	}
+}
 
 func str(attrs pcommon.Map, key string) string {
 	if v, ok := attrs.Get(key); ok && v.Type() == pcommon.ValueTypeStr {

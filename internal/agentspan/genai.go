@@ -3,8 +3,6 @@
 
 package agentspan
 
-import "strings"
-
 // genAI is the OpenTelemetry GenAI semantic conventions: gen_ai.operation.name says what a span is.
 // Transcripts are gen_ai.input.messages / gen_ai.output.messages, JSON text or OTLP structured values,
 // on model spans and on gen_ai.client.inference.operation.details events; older instrumentations
@@ -31,14 +29,9 @@ var genAI = Convention{
 	Arguments: []string{"gen_ai.tool.call.arguments"},
 	Result:    []string{"gen_ai.tool.call.result"},
 	// The span name is "execute_tool {gen_ai.tool.name}" when the attribute is missing.
-	ToolFromSpan: func(s Span) string {
-		if rest, ok := strings.CutPrefix(s.Name, "execute_tool"); ok {
-			return strings.TrimSpace(rest)
-		}
-		return ""
-	},
-	AgentName: []string{"gen_ai.agent.name"},
-	RunID:     []string{"gen_ai.conversation.id"},
+	ToolFromSpan: func(s Span) string { return afterPrefix(s.Name, "execute_tool") },
+	AgentName:    []string{"gen_ai.agent.name"},
+	RunID:        []string{"gen_ai.conversation.id"},
 	Transcripts: []Transcript{
 		{Key: "gen_ai.input.messages"},
 		{Key: "gen_ai.output.messages", Output: true},

@@ -10,13 +10,8 @@ package agentspan
 // From version 3 tool spans write GenAI's keys. Every span of a run carries its run's id,
 // gen_ai.agent.call.id.
 var pydanticAI = Convention{
-	Name: "pydantic-ai",
-	Claim: func(s Span) (Role, bool) {
-		if s.Scope != "pydantic-ai" {
-			return RoleOther, false
-		}
-		return genAI.Claim(s)
-	},
+	Name:         "pydantic-ai",
+	Claim:        genAIUnder("pydantic-ai"),
 	ToolName:     genAI.ToolName,
 	CallID:       genAI.CallID,
 	Arguments:    []string{"gen_ai.tool.call.arguments", "tool_arguments"},

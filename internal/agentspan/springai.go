@@ -3,8 +3,6 @@
 
 package agentspan
 
-import "strings"
-
 // springAI is Spring AI's Micrometer observations, exported through Micrometer Tracing's OpenTelemetry
 // bridge: spring.ai.kind says what a framework span is (tool_call, chat_client, advisor,
 // vector_store). A tool call's span is named "tool_call {tool}" with gen_ai.operation.name
@@ -27,18 +25,11 @@ var springAI = Convention{
 		}
 		return RoleOther, true
 	},
-	ToolName:  []string{"spring.ai.tool.definition.name"},
-	CallID:    []string{"spring.ai.tool.call.id"},
-	Arguments: []string{"spring.ai.tool.call.arguments"},
-	Result:    []string{"spring.ai.tool.call.result"},
-	ToolFromSpan: func(s Span) string {
-		for _, prefix := range []string{"tool_call ", "execute_tool "} {
-			if rest, ok := strings.CutPrefix(s.Name, prefix); ok {
-				return strings.TrimSpace(rest)
-			}
-		}
-		return ""
-	},
+	ToolName:     []string{"spring.ai.tool.definition.name"},
+	CallID:       []string{"spring.ai.tool.call.id"},
+	Arguments:    []string{"spring.ai.tool.call.arguments"},
+	Result:       []string{"spring.ai.tool.call.result"},
+	ToolFromSpan: func(s Span) string { return afterPrefix(s.Name, "tool_call ", "execute_tool ") },
 	Structural: []string{
 		"spring.ai.kind", "spring.ai.tool.definition.name", "spring.ai.tool.definition.description",
 		"spring.ai.tool.definition.schema", "spring.ai.tool.type", "gen_ai.operation.name", "gen_ai.system",

@@ -26,13 +26,8 @@ import (
 // str(result)}] from a Python tool returning a dict (its repr).
 var strands = Convention{
 	Name: "strands",
-	Claim: func(s Span) (Role, bool) {
-		// Its tracer's name: the Python SDK names it for its module, the TypeScript SDK for itself.
-		if s.Scope != "strands.telemetry.tracer" && s.Scope != "strands-agents" {
-			return RoleOther, false
-		}
-		return genAI.Claim(s)
-	},
+	// Its tracer's name: the Python SDK names it for its module, the TypeScript SDK for itself.
+	Claim:        genAIUnder("strands.telemetry.tracer", "strands-agents"),
 	ToolName:     genAI.ToolName,
 	CallID:       genAI.CallID,
 	Arguments:    genAI.Arguments,
