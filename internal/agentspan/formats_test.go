@@ -47,6 +47,14 @@ func TestWithholdProviderFormats(t *testing.T) {
 			shaped: []string{`{"customer_ref":"c-881"}`, customer},
 		},
 		{
+			name: "genkit toolRequest and toolResponse parts, matched by name",
+			doc: `{"messages":[{"role":"user","content":[{"text":"who?"}]},` +
+				`{"role":"model","content":[{"toolRequest":{"name":"find_customer","ref":"r1","input":{"customer_ref":"c-881"}}},{"toolRequest":{"name":"get_weather","ref":"r2","input":{"city":"Oslo"}}}]},` +
+				`{"role":"tool","content":[{"toolResponse":{"name":"find_customer","ref":"r1","output":` + customer + `}},{"toolResponse":{"name":"get_weather","ref":"r2","output":` + weather + `}}]}],` +
+				`"tools":[{"name":"find_customer","description":"Look up a customer.","inputSchema":{"type":"object"}}]}`,
+			shaped: []string{`{"customer_ref":"c-881"}`, customer},
+		},
+		{
 			name: "ollama tool_name without ids",
 			doc: `{"messages":[{"role":"assistant","content":"","tool_calls":[{"function":{"name":"find_customer","arguments":{"customer_ref":"c-881"}}}]},` +
 				`{"role":"tool","tool_name":"find_customer","content":"` + jsonEscape(customer) + `"},` +

@@ -27,6 +27,7 @@ import (
 //	Anthropic          {"type":"tool_use","id","name","input"} {"type":"tool_result","tool_use_id","content"}
 //	Bedrock Converse   {"toolUse":{"toolUseId","name","input"}} {"toolResult":{"toolUseId","content","status"}}
 //	Gemini             {"functionCall":{"name","args","id"?}} {"functionResponse":{"name","response","id"?}}
+//	Genkit             {"toolRequest":{"name","ref"?,"input"}} {"toolResponse":{"name","ref"?,"output"}}, matched by name
 //	Ollama             {"role":"tool","tool_name","content"}, calls {"function":{"name","arguments"}} without ids
 //	LangChain dicts    {"type":"tool","tool_call_id","name","content","artifact"}; calls {"name","args","id","type":"tool_call"}
 //	LangChain lc       {"lc":1,"type":"constructor","id":[..,"ToolMessage"],"kwargs":{"tool_call_id","name","content","artifact"}}
@@ -55,9 +56,9 @@ const (
 
 func contextOf(key []byte) context {
 	switch string(key) {
-	case "functionCall", "toolUse", "function_call", "tool_use":
+	case "functionCall", "toolUse", "function_call", "tool_use", "toolRequest":
 		return inCall
-	case "functionResponse", "toolResult", "function_response", "tool_result":
+	case "functionResponse", "toolResult", "function_response", "tool_result", "toolResponse":
 		return inResult
 	}
 	return inNone

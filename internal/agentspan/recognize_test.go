@@ -131,6 +131,38 @@ func TestRecognize(t *testing.T) {
 			attrs: map[string]any{"logfire.msg_template": "Function: {name}", "name": "find_customer"},
 			want:  View{},
 		},
+		// Genkit: every action's span is labelled; genkit:name is the tool only on a tool's span.
+		{
+			name: "genkit tool", span: "find_customer", scope: "genkit-tracer",
+			attrs: map[string]any{"genkit:type": "action", "genkit:metadata:subtype": "tool", "genkit:name": " find_customer ",
+				"genkit:input": `{"query":"Ada"}`, "genkit:output": `{"rows":[]}`, "genkit:state": "success"},
+			want: View{Role: RoleTool, Convention: &genkit, Tool: "find_customer", ArgsKey: "genkit:input", ResultKey: "genkit:output"},
+		},
+		{
+			name: "genkit model", span: "googleai/gemini-2.5-flash", scope: "genkit-tracer",
+			attrs: map[string]any{"genkit:type": "action", "genkit:metadata:subtype": "model", "genkit:name": "googleai/gemini-2.5-flash"},
+			want:  View{Role: RoleModel, Convention: &genkit},
+		},
+		{
+			name: "genkit flow is the agent", span: "support-agent", scope: "genkit-tracer",
+			attrs: map[string]any{"genkit:type": "action", "genkit:metadata:subtype": "flow", "genkit:name": "support-agent", "genkit:isRoot": true},
+			want:  View{Role: RoleAgent, Convention: &genkit, Agent: "support-agent"},
+		},
+		{
+			name: "genkit agent session", span: "support", scope: "genkit-tracer",
+			attrs: map[string]any{"genkit:type": "action", "genkit:metadata:subtype": "agent", "genkit:metadata:agent:sessionId": "sess-1"},
+			want:  View{Role: RoleAgent, Convention: &genkit, Agent: "support", RunID: "sess-1"},
+		},
+		{
+			name: "genkit generate turn", span: "generate", scope: "genkit-tracer",
+			attrs: map[string]any{"genkit:type": "util", "genkit:name": "generate", "genkit:input": `{"messages":[]}`},
+			want:  View{Role: RoleOther, Convention: &genkit},
+		},
+		{
+			name: "a genkit name without its labels is no tool call", span: "find_customer",
+			attrs: map[string]any{"genkit:name": "find_customer", "genkit:input": `{"query":"Ada"}`},
+			want:  View{},
+		},
 		// Spring AI: its framework spans before GenAI, whose operation they also name.
 		{
 			name: "spring-ai 1.x tool", span: "tool_call find_customer",

@@ -99,7 +99,7 @@ type flatTranscript struct {
 // specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith and Logfire's OpenAI Agents
 // spans write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse}
+	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse, &genkit}
 }
 
 // commonStructural are structural whatever the convention: error type and status.

@@ -36,10 +36,11 @@ func (f Finish) String() string {
 }
 
 // finishOf normalises a finish reason as providers and SDKs spell it: OpenAI's length, Anthropic's
-// max_tokens, Gemini's MAX_TOKENS, the Responses API's max_output_tokens are all a cut-off.
+// max_tokens, Gemini's MAX_TOKENS, the Responses API's max_output_tokens are all a cut-off; Genkit's
+// blocked is a safety filter's, and its unknown says nothing.
 func finishOf(s string) Finish {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "":
+	case "", "unknown":
 		return FinishUnknown
 	case "stop", "end_turn", "stop_sequence", "finish_reason_stop", "completed", "eos", "endturn", "stopsequence":
 		return FinishStop
@@ -48,7 +49,7 @@ func finishOf(s string) Finish {
 	case "length", "max_tokens", "max_output_tokens", "finish_reason_max_tokens", "model_length", "maxtokens", "limitoutputtokens":
 		return FinishLength
 	case "content_filter", "content-filter", "safety", "recitation", "blocklist", "prohibited_content", "spii", "refusal",
-		"content_filtered", "contentfiltered", "guardrail_intervened", "guardrailintervened":
+		"content_filtered", "contentfiltered", "guardrail_intervened", "guardrailintervened", "blocked":
 		return FinishContentFilter
 	case "error", "malformed_function_call":
 		return FinishError

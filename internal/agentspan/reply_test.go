@@ -57,6 +57,16 @@ func TestReplyAcrossProviders(t *testing.T) {
 			{"role":"assistant","parts":[{"type":"text","content":"42."}],"finish_reason":"stop"}]`},
 		want: Reply{Finish: FinishLength, Known: true},
 	}, {
+		name: "a Genkit response: a toolRequest part under stop is a tool turn",
+		attrs: map[string]any{"genkit:type": "action", "genkit:metadata:subtype": "model", "genkit:output": `{"message":{"role":"model",
+			"content":[{"toolRequest":{"name":"find_customer","ref":"r1","input":{"query":"Ada"}}}]},"finishReason":"stop","usage":{"outputTokens":15}}`},
+		want: Reply{Finish: FinishToolCalls, Known: true, ToolCalls: 1},
+	}, {
+		name: "a Genkit response blocked",
+		attrs: map[string]any{"genkit:type": "action", "genkit:metadata:subtype": "model",
+			"genkit:output": `{"message":{"role":"model","content":[]},"finishReason":"blocked","finishMessage":"SAFETY"}`},
+		want: Reply{Finish: FinishContentFilter, Known: true, Empty: true},
+	}, {
 		name: "an empty or blank finish reason says none",
 		attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.output.messages": `[
 			{"role":"assistant","parts":[{"type":"text","content":"The"}],"finish_reason":""},

@@ -174,15 +174,16 @@ func FuzzToolEvents(f *testing.F) {
 }
 
 // TestFinishReasonsOfEverySpelling: the stop reasons Strands writes, camelCase from the TypeScript SDK
-// and snake_case from the Python SDK, and the APIs' own, fall into the same finish reasons.
+// and snake_case from the Python SDK, Genkit's (blocked, interrupted, unknown), and the APIs' own, fall
+// into the same finish reasons.
 func TestFinishReasonsOfEverySpelling(t *testing.T) {
 	for want, reasons := range map[Finish][]string{
 		FinishStop:          {"stop", "end_turn", "endTurn", "stopSequence", "stop_sequence", "STOP"},
 		FinishToolCalls:     {"tool_calls", "tool_use", "toolUse"},
 		FinishLength:        {"length", "max_tokens", "maxTokens", "limitOutputTokens", "MAX_TOKENS"},
-		FinishContentFilter: {"content_filter", "contentFiltered", "content_filtered", "guardrailIntervened", "guardrail_intervened"},
-		FinishOther:         {"cancelled", "interrupt", "pauseTurn"},
-		FinishUnknown:       {"", "  "},
+		FinishContentFilter: {"content_filter", "contentFiltered", "content_filtered", "guardrailIntervened", "guardrail_intervened", "blocked"},
+		FinishOther:         {"cancelled", "interrupt", "pauseTurn", "interrupted", "other"},
+		FinishUnknown:       {"", "  ", "unknown", "UNKNOWN"},
 	} {
 		for _, r := range reasons {
 			if got := finishOf(r); got != want {
