@@ -131,6 +131,34 @@ func TestRecognize(t *testing.T) {
 			attrs: map[string]any{"logfire.msg_template": "Function: {name}", "name": "find_customer"},
 			want:  View{},
 		},
+		// The Anthropic SDK's own spans: GenAI's, and its result and stop reason in keys of its own.
+		{
+			name: "anthropic sdk tool", span: "anthropic.custom_tool_use find_customer", scope: "com.anthropic.sdk.typescript",
+			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer", "gen_ai.tool.call.id": "toolu_1",
+				"gen_ai.tool.call.arguments": `{"query":"Ada"}`, "anthropic.tool_result.content": `[{"type":"text","text":"{}"}]`},
+			want: View{Role: RoleTool, Convention: &anthropicSDK, Tool: "find_customer", CallID: "toolu_1",
+				ArgsKey: "gen_ai.tool.call.arguments", ResultKey: "anthropic.tool_result.content"},
+		},
+		{
+			name: "anthropic sdk tool named only by its span", span: "anthropic.mcp_tool_use lookup", scope: "com.anthropic.sdk.typescript.bedrock",
+			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.call.id": "toolu_2"},
+			want:  View{Role: RoleTool, Convention: &anthropicSDK, Tool: "lookup", CallID: "toolu_2"},
+		},
+		{
+			name: "anthropic sdk model call", span: "anthropic.messages.create", scope: "com.anthropic.sdk.typescript",
+			attrs: map[string]any{"gen_ai.operation.name": "chat", "anthropic.message.stop_reason": "tool_use"},
+			want:  View{Role: RoleModel, Convention: &anthropicSDK},
+		},
+		{
+			name: "anthropic sdk tool runner", span: "anthropic.messages.tool_runner", scope: "com.anthropic.sdk.typescript",
+			attrs: map[string]any{"gen_ai.operation.name": "invoke_agent", "anthropic.session.id": "sesn_1"},
+			want:  View{Role: RoleAgent, Convention: &anthropicSDK, RunID: "sesn_1"},
+		},
+		{
+			name: "the anthropic result key on a span of another scope is GenAI's", span: "execute_tool find_customer", scope: "my-agent",
+			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer", "anthropic.tool_result.content": `[]`},
+			want:  View{Role: RoleTool, Convention: &genAI, Tool: "find_customer"},
+		},
 		// Genkit: every action's span is labelled; genkit:name is the tool only on a tool's span.
 		{
 			name: "genkit tool", span: "find_customer", scope: "genkit-tracer",

@@ -96,10 +96,10 @@ type flatTranscript struct {
 }
 
 // Builtin returns the conventions that ship with agentotel, in the order they claim spans: the most
-// specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith and Logfire's OpenAI Agents
-// spans write GenAI keys beside their own).
+// specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith, Logfire's OpenAI Agents and
+// the Anthropic SDK's spans write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse, &genkit}
+	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse, &genkit}
 }
 
 // commonStructural are structural whatever the convention: error type and status.

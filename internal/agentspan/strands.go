@@ -3,12 +3,6 @@
 
 package agentspan
 
-import (
-	"bytes"
-
-	"github.com/agentotel/agentotel/internal/jsonraw"
-)
-
 // strands is Strands Agents (strands-agents/sdk-python, telemetry/tracer.py, and the TypeScript SDK,
 // @strands-agents/sdk): GenAI span names and keys under its own instrumentation scope, and every
 // message on span events rather than attributes. Spans: invoke_agent <agent> >
@@ -33,7 +27,7 @@ var strands = Convention{
 	Arguments:    genAI.Arguments,
 	Result:       genAI.Result,
 	ToolFromSpan: genAI.ToolFromSpan,
-	Unwrap:       unwrapStrandsContent,
+	Unwrap:       unwrapContentBlock,
 	ToolEvents: []ToolEvent{
 		{Name: "gen_ai.tool.message", Arguments: "content", CallID: "id"},
 		{Name: "gen_ai.choice", Result: "message", CallID: "id"},
@@ -53,35 +47,4 @@ var strands = Convention{
 		"gen_ai.usage.completion_tokens", "gen_ai.usage.total_tokens", "gen_ai.usage.cache_read_input_tokens",
 		"gen_ai.usage.cache_write_input_tokens", "gen_ai.server.time_to_first_token", "gen_ai.server.request.duration",
 	},
-}
-
-// unwrapStrandsContent opens a tool result held as one content block, [{"json": value}] or
-// [{"text": "..."}]: the result is the value, or the text decoded. A result of several blocks is not
-// opened.
-func unwrapStrandsContent(raw []byte, maxDepth int) (Envelope, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '[' || !jsonraw.ValidDepth(raw, maxDepth) {
-		return Envelope{}, false
-	}
-	var block []byte
-	blocks := 0
-	jsonraw.EachElement(raw, func(elem []byte, _ int) { block, blocks = elem, blocks+1 })
-	if blocks != 1 || block[0] != '{' {
-		return Envelope{}, false
-	}
-	var value []byte
-	members := 0
-	jsonraw.EachMember(block, func(m jsonraw.Member) {
-		if members++; jsonraw.StringIs(m.Key, "json") || jsonraw.StringIs(m.Key, "text") {
-			value = m.Value
-		}
-	})
-	if members != 1 || value == nil {
-		return Envelope{}, false
-	}
-	if value[0] == '"' {
-		text, _ := jsonraw.Unquote(value)
-		value = []byte(text)
-	}
-	return Envelope{Result: value}, true
 }

@@ -191,6 +191,79 @@ export async function startChatCompletions(scenario) {
   return { server, baseURL: `http://127.0.0.1:${server.address().port}/v1`, reset: () => (calls = 0) };
 }
 
+// startMessagesAPI starts a mock Anthropic Messages API on 127.0.0.1 for the
+// captures that drive the real `@anthropic-ai/sdk` client: it answers POST
+// /v1/messages (and /v1/messages?beta=true) from the script of scenario() (the
+// scenario being run), after counting the tool_result blocks in the request:
+// a tool_use block with the id toolu_<scenario>_<n>, or the final text. A
+// request that continues a thread ({"thread": {"type": "continue",
+// "previous_message_id"}}, as the SDK's tool runner sends them) holds only the
+// new messages: the results counted before that message count too. It
+// returns the server and its base URL; call reset() before each scenario.
+export async function startMessagesAPI(scenario) {
+  let calls = 0;
+  const seenBefore = new Map(); // message id -> tool results its thread had seen
+  const message = (body) => {
+    const current = scenario();
+    let seen = body.thread?.type === "continue" ? (seenBefore.get(body.thread.previous_message_id) ?? 0) : 0;
+    for (const m of body.messages ?? []) {
+      if (m.role === "user" && Array.isArray(m.content)) seen += m.content.filter((b) => b.type === "tool_result").length;
+    }
+    const step = stepFor(current, seen);
+    const n = calls++;
+    seenBefore.set(`msg_${current.name}_${n}`, seen);
+    const content = step.text
+      ? [{ type: "text", text: step.text }]
+      : [{ type: "tool_use", id: `toolu_${current.name}_${seen + 1}`, name: step.tool, input: step.args }];
+    return {
+      id: `msg_${current.name}_${n}`,
+      type: "message",
+      role: "assistant",
+      model: "scripted-model",
+      content,
+      stop_reason: step.text ? "end_turn" : "tool_use",
+      stop_sequence: null,
+      usage: { input_tokens: 100 + 20 * seen, output_tokens: step.text ? 20 : 15 },
+    };
+  };
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      const send = (status, obj) => {
+        res.writeHead(status, { "content-type": "application/json", "request-id": `req_fixture_${calls}` });
+        res.end(JSON.stringify(obj));
+      };
+      if (req.method !== "POST" || (req.url !== "/v1/messages" && req.url !== "/v1/messages?beta=true")) {
+        return send(404, { type: "error", error: { type: "not_found_error", message: `unexpected ${req.method} ${req.url}` } });
+      }
+      send(200, message(JSON.parse(raw)));
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    server,
+    baseURL: `http://127.0.0.1:${server.address().port}`,
+    reset: () => {
+      calls = 0;
+      seenBefore.clear();
+    },
+  };
+}
+
+// anthropicToolDefs are a scenario's tools as Anthropic Messages API tools.
+export function anthropicToolDefs(scenario) {
+  return Object.entries(scenario.tools).map(([name, def]) => ({
+    name,
+    description: def.description,
+    input_schema: {
+      type: "object",
+      properties: Object.fromEntries(Object.entries(def.params).map(([k, t]) => [k, { type: t }])),
+      required: Object.keys(def.params),
+    },
+  }));
+}
+
 // toolDefs are a scenario's tools as OpenAI chat-completions function tools.
 export function toolDefs(scenario) {
   return Object.entries(scenario.tools).map(([name, def]) => ({

@@ -12,7 +12,6 @@
 // POST /v1/messages from the scenario script after counting the tool_result
 // blocks in the request. No other network.
 // Output: traces.json next to this file (one OTLP JSON request per line).
-import { createServer } from "node:http";
 import Anthropic from "@anthropic-ai/sdk";
 import { AnthropicInstrumentation } from "@arizeai/openinference-instrumentation-anthropic";
 import { setSession, traceAgent, traceTool, getToolAttributes } from "@arizeai/openinference-core";
@@ -22,8 +21,8 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { scenarios, stepFor, makeToolRunner } from "../scenarios.mjs";
-import { makeCapture } from "../capture-lib.mjs";
+import { scenarios, makeToolRunner } from "../scenarios.mjs";
+import { anthropicToolDefs, makeCapture, startMessagesAPI } from "../capture-lib.mjs";
 
 // Registered globally: openinference-core's helpers use the global tracer
 // provider (tracer "openinference-core").
@@ -35,80 +34,25 @@ const capture = makeCapture(
 const instrumentation = new AnthropicInstrumentation({ tracerProvider: capture.provider });
 instrumentation.manuallyInstrument(Anthropic);
 
-// The mock Messages API. `current` is the scenario being run.
+// The mock Messages API (capture-lib.mjs). `current` is the scenario being run.
 let current = null;
-let calls = 0;
-
-function countToolResults(messages) {
-  let n = 0;
-  for (const m of messages ?? []) {
-    if (m.role === "user" && Array.isArray(m.content)) n += m.content.filter((b) => b.type === "tool_result").length;
-  }
-  return n;
-}
-
-function message(body) {
-  const seen = countToolResults(body.messages);
-  const step = stepFor(current, seen);
-  const n = calls++;
-  const content = step.text
-    ? [{ type: "text", text: step.text }]
-    : [{ type: "tool_use", id: `toolu_${current.name}_${seen + 1}`, name: step.tool, input: step.args }];
-  return {
-    id: `msg_${current.name}_${n}`,
-    type: "message",
-    role: "assistant",
-    model: "scripted-model",
-    content,
-    stop_reason: step.text ? "end_turn" : "tool_use",
-    stop_sequence: null,
-    usage: { input_tokens: 100 + 20 * seen, output_tokens: step.text ? 20 : 15 },
-  };
-}
-
-const server = createServer((req, res) => {
-  let raw = "";
-  req.on("data", (c) => (raw += c));
-  req.on("end", () => {
-    const send = (status, obj) => {
-      res.writeHead(status, { "content-type": "application/json", "request-id": `req_fixture_${calls}` });
-      res.end(JSON.stringify(obj));
-    };
-    if (req.method !== "POST" || req.url !== "/v1/messages") {
-      return send(404, { type: "error", error: { type: "not_found_error", message: `unexpected ${req.method} ${req.url}` } });
-    }
-    send(200, message(JSON.parse(raw)));
-  });
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const mock = await startMessagesAPI(() => current);
 
 // openTelemetry: false turns off the SDK's own GenAI spans (on by default
 // since @anthropic-ai/sdk 1.x), so the capture holds one instrumentation.
 const client = new Anthropic({
   apiKey: "sk-ant-fixture-not-a-key",
-  baseURL: `http://127.0.0.1:${server.address().port}`,
+  baseURL: mock.baseURL,
   maxRetries: 0,
   openTelemetry: false,
 });
 
-function toolDefs(scenario) {
-  return Object.entries(scenario.tools).map(([name, def]) => ({
-    name,
-    description: def.description,
-    input_schema: {
-      type: "object",
-      properties: Object.fromEntries(Object.entries(def.params).map(([k, t]) => [k, { type: t }])),
-      required: Object.keys(def.params),
-    },
-  }));
-}
-
 try {
   for (const scenario of scenarios) {
     current = scenario;
-    calls = 0;
+    mock.reset();
     const runTool = makeToolRunner(scenario);
-    const tools = toolDefs(scenario);
+    const tools = anthropicToolDefs(scenario);
     // One TOOL-span wrapper per tool call: the tool's arguments object is the
     // wrapped function's only argument (input.value), its result the return
     // value (output.value).
@@ -162,5 +106,5 @@ try {
   }
   await capture.write(new URL("./traces.json", import.meta.url));
 } finally {
-  server.close();
+  mock.server.close();
 }
