@@ -102,6 +102,8 @@ func FuzzWithhold(f *testing.F) {
 		`{"messages":[{"role":"assistant","tool_calls":[{"id":"cc","type":"function","function":{"name":"f","arguments":"{\"q\":1}"}}]},` +
 			`{"role":"tool","tool_call_id":"cc","content":"Ada Lovelace"}]}`,
 		`[{"toolCallType":"function","toolCallId":"xx","toolName":"f","args":"{\"q\":\"Ada\"}"}]`,
+		`{"messages":[{"role":"model","content":[{"toolRequest":{"name":"find_customer","ref":"r1","input":{"q":"Ada"}}}]},` +
+			`{"role":"tool","content":[{"toolResponse":{"name":"find_customer","ref":"r1","output":{"rows":[{"name":"Ada"}]}}}]}]}`,
 		`[{"type":"tool_call_response","id":"c\u0031 ","response":"x"}]`,
 		`[{"type":"tool_call_response","id":"ab","response":"\"not json\""}]`,
 		`[{"type":"tool_call_response","id":"ab","response":"[1,2"}]`,

@@ -137,6 +137,7 @@ func FuzzReplyOnePass(f *testing.F) {
 		`{"lc":1,"type":"constructor","id":["x","ToolMessage"],"kwargs":{"content":"c","finish_reason":"y"}}`,
 		`{"content":[{"type":"tool_use","id":"t","name":"n","input":{}}],"stop_reason":"tool_use"}`,
 		`[[[[[]]]]]`, `{"a":`, `[{"text":"a\u0020b","finishReason":"STOP"}]`,
+		`{"message":{"role":"model","content":[{"toolRequest":{"name":"n","ref":"r","input":{}}},{"text":"x"}]},"finishReason":"blocked"}`,
 		// As deep as jsonraw allows, and one level deeper.
 		strings.Repeat(`[{"a":`, 32) + strings.Repeat(`}]`, 32),
 		strings.Repeat(`[{"a":`, 32) + `[]` + strings.Repeat(`}]`, 32),

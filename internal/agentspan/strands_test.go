@@ -132,6 +132,7 @@ func FuzzToolEvents(f *testing.F) {
 		strandsResults,
 		`[{"text":"a"},{"toolResult":{"toolUseId":"t","content":[]}}]`,
 		`[{"json":{"a":1}}]`, `[{"text":"{'a': 1}"}]`, `[{"json":1,"text":"x"}]`,
+		`[{"type":"text","text":"{\"a\":1}"}]`, `[{"type":"image","text":"x"}]`,
 		`[{"role":"tool","parts":[{"type":"tool_call_response","id":"t1","response":[{"json":{"a":1}}]}]}]`,
 		`[{"role":"tool","parts":[{"type":"tool_call","id":"t1","arguments":{"q":"x"}}]}]`,
 		`[{"parts":1}]`, `[{"parts":[1,{"type":1}]}]`, `[`, `[]`, ` `, `"x"`, "[\"\xff\"]",
