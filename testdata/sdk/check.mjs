@@ -1,11 +1,11 @@
 // Copyright The agentotel Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Checks every capture that expected.json lists (each SDK's file and
-// outcomes_file): one OTLP JSON ExportTraceServiceRequest per line, as many
-// lines as scenario_order / outcome_order, every line one trace with one root
-// span and well-formed ids and times, and no network address in any line other
-// than the scenarios' own *.example URLs. In outcome captures, the number of
+// Checks every capture that expected.json lists (each SDK's file,
+// contentless_file and outcomes_file): one OTLP JSON ExportTraceServiceRequest
+// per line, as many lines as scenario_order / outcome_order, every line one
+// trace with one root span and well-formed ids and times, and no network
+// address in any line other than the scenarios' own *.example URLs. In outcome captures, the number of
 // model-call spans must equal the scenario's rounds. Imports no packages.
 //
 //   node testdata/sdk/check.mjs        (capture.sh runs it at the end)
@@ -77,6 +77,7 @@ function checkFile(file, order, isModelCall) {
 
 for (const sdk of expected.sdks) {
   checkFile(sdk.file, expected.scenario_order);
+  if (sdk.contentless_file) checkFile(sdk.contentless_file, expected.scenario_order);
   if (sdk.outcomes_file) {
     const isModelCall = MODEL_CALL[sdk.name.replace(/-generated-ids$/, "")];
     if (!isModelCall) throw new Error(`${sdk.name}: check.mjs does not know its model-call spans`);
