@@ -10,7 +10,15 @@
 
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { CONTINUE_TEXT, NUDGE_TEXT, MAX_ROUNDS, makeToolRunner, stepFor } from "./scenarios.mjs";
+import {
+  CONTINUE_TEXT,
+  NUDGE_TEXT,
+  MAX_ROUNDS,
+  countControls,
+  makeToolRunner,
+  outcomeStepFor,
+  stepFor,
+} from "./scenarios.mjs";
 
 // makeCapture sets up a tracer provider with an in-memory exporter.
 //   otel: { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor,
@@ -198,9 +206,12 @@ export async function startChatCompletions(scenario) {
 // a tool_use block with the id toolu_<scenario>_<n>, or the final text. A
 // request that continues a thread ({"thread": {"type": "continue",
 // "previous_message_id"}}, as the SDK's tool runner sends them) holds only the
-// new messages: the results counted before that message count too. It
-// returns the server and its base URL; call reset() before each scenario.
-export async function startMessagesAPI(scenario) {
+// new messages: the results counted before that message count too. With
+// { outcome: true } the scenario is an outcome scenario: its steps are chosen
+// by outcomeStepFor, counting the loop's control texts too, and a cut step
+// stops at max_tokens, an empty one with no content. It returns the server and
+// its base URL; call reset() before each scenario.
+export async function startMessagesAPI(scenario, { outcome = false } = {}) {
   let calls = 0;
   const seenBefore = new Map(); // message id -> tool results its thread had seen
   const message = (body) => {
@@ -209,21 +220,22 @@ export async function startMessagesAPI(scenario) {
     for (const m of body.messages ?? []) {
       if (m.role === "user" && Array.isArray(m.content)) seen += m.content.filter((b) => b.type === "tool_result").length;
     }
-    const step = stepFor(current, seen);
+    const step = outcome ? outcomeStepFor(current, seen, countControls(body.messages)) : stepFor(current, seen);
     const n = calls++;
     seenBefore.set(`msg_${current.name}_${n}`, seen);
-    const content = step.text
-      ? [{ type: "text", text: step.text }]
-      : [{ type: "tool_use", id: `toolu_${current.name}_${seen + 1}`, name: step.tool, input: step.args }];
+    let content = [{ type: "tool_use", id: `toolu_${current.name}_${seen + 1}`, name: step.tool, input: step.args }];
+    let stop = "tool_use";
+    if (step.empty) [content, stop] = [[], "end_turn"];
+    else if (step.text) [content, stop] = [[{ type: "text", text: step.text }], step.cut ? "max_tokens" : "end_turn"];
     return {
       id: `msg_${current.name}_${n}`,
       type: "message",
       role: "assistant",
       model: "scripted-model",
       content,
-      stop_reason: step.text ? "end_turn" : "tool_use",
+      stop_reason: stop,
       stop_sequence: null,
-      usage: { input_tokens: 100 + 20 * seen, output_tokens: step.text ? 20 : 15 },
+      usage: { input_tokens: 100 + 20 * seen, output_tokens: step.empty ? 0 : step.cut ? body.max_tokens : step.text ? 20 : 15 },
     };
   };
   const server = createServer((req, res) => {

@@ -25,6 +25,7 @@ const MODEL_CALL = {
   "ai-v6": (s) => s.name === "ai.generateText.doGenerate",
   "ai-v7-otel": (s) => attr(s, "gen_ai.operation.name") === "chat",
   "adk-js": (s) => s.name === "call_llm",
+  "anthropic-sdk-otel": (s) => s.name === "anthropic.messages.create",
 };
 
 function checkLine(where, line, isModelCall, rounds) {
