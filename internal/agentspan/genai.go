@@ -3,6 +3,8 @@
 
 package agentspan
 
+import "strings"
+
 // genAI is the OpenTelemetry GenAI semantic conventions: gen_ai.operation.name says what a span is.
 // Transcripts are gen_ai.input.messages / gen_ai.output.messages, JSON text or OTLP structured values,
 // on model spans and on gen_ai.client.inference.operation.details events; older instrumentations
@@ -50,4 +52,12 @@ var genAI = Convention{
 		"gen_ai.tool.message":      "tool",
 		"gen_ai.choice":            "assistant",
 	},
+}
+
+// NamesNoTool reports whether a tool call's span name says nothing of its tool: empty, or only the
+// operation, as GenAI names a tool's span when it does not know the tool ("execute_tool", the span name
+// MLflow gives every tool span it exports in GenAI's terms).
+func NamesNoTool(name string) bool {
+	name = strings.TrimSpace(name)
+	return name == "" || strings.EqualFold(name, "execute_tool")
 }

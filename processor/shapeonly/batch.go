@@ -237,9 +237,12 @@ func (b *batch) decide() {
 			if r.classed || wrapped {
 				b.p.memory.learnTool(normalName(r.tool), b.now)
 			}
-			// A tool call its convention does not name (LangSmith names a tool's span after the tool,
-			// and nothing else) is named by its span, as a span no convention reads as a call is.
-			named := r.tool != "" && b.p.toolShaped([]byte(r.tool), b.now) || r.tool == "" && b.p.namesShapedTool(r.name)
+			// A tool call its convention does not name is named by its span, as a span no convention
+			// reads as a call is; one whose span's name says nothing either (GenAI's bare execute_tool)
+			// may be any tool's: while any tool is data-class it is withheld as one (docs/design.md,
+			// section 4).
+			named := r.tool != "" && b.p.toolShaped([]byte(r.tool), b.now) ||
+				r.tool == "" && (b.p.namesShapedTool(r.name) || agentspan.NamesNoTool(r.name) && b.AnyShaped())
 			r.dc = r.classed || wrapped || named || b.CallShaped(r.owner, []byte(r.callID))
 			b.w.AddToolCall(r.owner, r.callID, r.tool, r.dc)
 		case r.classed:

@@ -166,6 +166,32 @@ func TestToolSpanNamedOnlyBySpan(t *testing.T) {
 	assert.Equal(t, `{"output":{"sky":"overcast skies today"}}`, attr(out, 1, "gen_ai.completion"))
 }
 
+// TestToolSpanNamedByNothing: a tool call whose span names no tool, neither by attribute nor by its
+// name (MLflow exports every tool span in GenAI's terms as "execute_tool", with its arguments and result
+// but not the tool's name), may be a data-class tool's: while any tool is data-class, it is withheld as
+// one, and so is its result wherever a transcript repeats it by its call id. With no data-class tool, it
+// is left alone.
+func TestToolSpanNamedByNothing(t *testing.T) {
+	batch := func() ptrace.Traces {
+		return spans(
+			map[string]any{"name": "execute_tool", "gen_ai.operation.name": "execute_tool", "gen_ai.tool.call.id": "call_7",
+				"gen_ai.tool.call.arguments": `{"query":"Ada"}`, "gen_ai.tool.call.result": customerResult},
+			map[string]any{"name": "chat gpt-4o", "gen_ai.operation.name": "chat", "gen_ai.input.messages": `[` +
+				`{"role":"assistant","parts":[{"type":"tool_call","id":"call_7","name":"lookup","arguments":{"query":"Ada"}}]},` +
+				`{"role":"tool","parts":[{"type":"tool_call_response","id":"call_7","response":` + customerResult + `}]}]`},
+		)
+	}
+	// First with no tool data-class: the two harnesses share their memory (one component), and what the
+	// second withholds it would remember for the trace.
+	out := newHarness(t, nil).run(batch())
+	assert.Equal(t, customerResult, attr(out, 0, "gen_ai.tool.call.result"), "no tool is data-class")
+	assert.Contains(t, attr(out, 1, "gen_ai.input.messages"), "Ada Lovelace")
+
+	out = newHarness(t, func(c *Config) { c.Tools = map[string]string{"find_customer": "customer"} }).run(batch())
+	assert.JSONEq(t, shapedCustomerResult, attr(out, 0, "gen_ai.tool.call.result"))
+	assert.NotContains(t, attr(out, 1, "gen_ai.input.messages"), "Ada Lovelace")
+}
+
 // FuzzContainsWord holds containsWord to the obvious reading: at every place text holds word, look at
 // the characters either side.
 func FuzzContainsWord(f *testing.F) {
