@@ -64,4 +64,5 @@ var uncapturable = map[string]string{
 	"spring-ai":             "testdata/formats/genai/spring-ai-*.traces.json",           // a JVM framework, from Maven Central
 	"pydantic-ai":           "testdata/formats/genai/pydantic-ai-*.traces.json",         // a Python library, from PyPI
 	"logfire-openai-agents": "testdata/formats/genai/logfire-openai-agents.traces.json", // Python libraries, from PyPI
+	"mlflow":                "testdata/formats/genai/mlflow*.traces.json",               // a Python library, from PyPI
 }

@@ -159,6 +159,43 @@ func TestRecognize(t *testing.T) {
 			attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer", "anthropic.tool_result.content": `[]`},
 			want:  View{Role: RoleTool, Convention: &genAI, Tool: "find_customer"},
 		},
+		// MLflow: every value is JSON text, its span type and function name too.
+		{
+			name: "mlflow tool", span: "find_customer", scope: "mlflow.tracing.provider",
+			attrs: map[string]any{"mlflow.spanType": `"TOOL"`, "mlflow.spanFunctionName": `"find_customer"`,
+				"mlflow.spanInputs": `{"query": "Ada"}`, "mlflow.spanOutputs": `{"rows": []}`},
+			want: View{Role: RoleTool, Convention: &mlflowTracing, Tool: "find_customer", ArgsKey: "mlflow.spanInputs", ResultKey: "mlflow.spanOutputs"},
+		},
+		{
+			name: "mlflow tool span named by the application", span: "Customer lookup",
+			attrs: map[string]any{"mlflow.spanType": `"TOOL"`, "mlflow.spanFunctionName": `"find_customer"`},
+			want:  View{Role: RoleTool, Convention: &mlflowTracing, Tool: "find_customer"},
+		},
+		{
+			name: "mlflow tool without its function name", span: "lookup",
+			attrs: map[string]any{"mlflow.spanType": `"TOOL"`},
+			want:  View{Role: RoleTool, Convention: &mlflowTracing, Tool: "lookup"},
+		},
+		{
+			name: "mlflow chat model", span: "Completions",
+			attrs: map[string]any{"mlflow.spanType": `"CHAT_MODEL"`, "mlflow.message.format": `"openai"`},
+			want:  View{Role: RoleModel, Convention: &mlflowTracing},
+		},
+		{
+			name: "mlflow agent with its session", span: "support_agent",
+			attrs: map[string]any{"mlflow.spanType": `"AGENT"`, "session.id": "s-1"},
+			want:  View{Role: RoleAgent, Convention: &mlflowTracing, Agent: "support_agent", RunID: "s-1"},
+		},
+		{
+			name: "mlflow chain", span: "RunnableSequence",
+			attrs: map[string]any{"mlflow.spanType": `"CHAIN"`},
+			want:  View{Role: RoleOther, Convention: &mlflowTracing},
+		},
+		{
+			name: "mlflow span type set as plain text", span: "lookup",
+			attrs: map[string]any{"mlflow.spanType": "TOOL"},
+			want:  View{Role: RoleTool, Convention: &mlflowTracing, Tool: "lookup"},
+		},
 		// Genkit: every action's span is labelled; genkit:name is the tool only on a tool's span.
 		{
 			name: "genkit tool", span: "find_customer", scope: "genkit-tracer",

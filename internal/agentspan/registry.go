@@ -99,7 +99,7 @@ type flatTranscript struct {
 // specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith, Logfire's OpenAI Agents and
 // the Anthropic SDK's spans write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse, &genkit}
+	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse, &genkit, &mlflowTracing}
 }
 
 // commonStructural are structural whatever the convention: error type and status.

@@ -43,6 +43,16 @@ func TestLogfireOpenAIAgentsStepsAreJudged(t *testing.T) {
 	assertFormatJudged(t, "logfire-openai-agents.traces.json", "unknown", "unknown")
 }
 
+// TestMLflowStepsAreJudged: MLflow's spans say what they are in mlflow.spanType and hold a traced
+// function's arguments and return value, and a model call's request and response, in
+// mlflow.spanInputs / mlflow.spanOutputs, every value JSON text. The steps are judged and each model
+// call's finish reason is read from its response. Exported in GenAI's terms instead, its tool spans name
+// no tool but still carry their results: judged too.
+func TestMLflowStepsAreJudged(t *testing.T) {
+	assertFormatJudged(t, "mlflow.traces.json", "tool_calls", "stop")
+	assertFormatJudged(t, "mlflow-genai-semconv.traces.json", "tool_calls", "stop")
+}
+
 // assertFormatJudged runs a payload of testdata/formats/genai, a run of two tool calls between two
 // model calls, through agentguard and checks that both steps were judged, each bringing a new result,
 // and that the model calls' finish reasons were read as finishes says.

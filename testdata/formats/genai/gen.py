@@ -1877,6 +1877,160 @@ def case_logfire_openai_agents():
     )
 
 
+# ---------------------------------------------------------------------------
+# MLflow Tracing (mlflow/mlflow), Python, exporting OTLP (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT): an agent
+# function and its tools traced with @mlflow.trace, the model called through the OpenAI client with
+# mlflow.openai.autolog(). Every attribute MLflow sets is json.dumps of its value
+# (SpanAttributesRegistry.set, ensure_ascii=False), a string too. With MLFLOW_ENABLE_OTEL_GENAI_SEMCONV
+# the export translates each span to GenAI's keys first and drops every mlflow.* key.
+
+MLFLOW = "mlflow/mlflow"
+MLFLOW_REF = "ae915b4d26d66ce62f110039f62f4eb089876575"
+
+
+def mlflow_dumps(v):
+    return json.dumps(v, ensure_ascii=False)
+
+
+def mlflow_run(t):
+    """The run as MLflow holds it: (name, span type, function name, inputs, outputs, extra mlflow.*
+    attributes, parent index, start, end) per span, in export order."""
+    tools = [
+        {"type": "function", "function": {"name": "find_customer", "description": "Find a customer by name, email or account",
+                                          "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}},
+        {"type": "function", "function": {"name": "get_weather", "description": "Current weather in a city",
+                                          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}},
+    ]
+    system = {"role": "system", "content": "You are a support agent."}
+    user = {"role": "user", "content": USER_TEXT}
+    calls = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "find_customer", "arguments": jdump(FIND_ARGS)}},
+        {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": jdump(WEATHER_ARGS)}},
+    ]}
+    results = [
+        {"role": "tool", "tool_call_id": "call_1", "content": jdump(RECORD)},
+        {"role": "tool", "tool_call_id": "call_2", "content": jdump(WEATHER)},
+    ]
+
+    def completion(cid, message, finish, tin, tout):
+        return {"id": cid, "choices": [{"finish_reason": finish, "index": 0, "logprobs": None, "message": message}],
+                "created": 1767225600, "model": "gpt-4o-2024-08-06", "object": "chat.completion",
+                "usage": {"completion_tokens": tout, "prompt_tokens": tin, "total_tokens": tin + tout}}
+
+    def model_attrs(tin, tout):
+        return {"mlflow.message.format": "openai", "mlflow.llm.model": "gpt-4o", "mlflow.llm.provider": "openai",
+                "mlflow.chat.tools": tools,
+                "mlflow.chat.tokenUsage": {"input_tokens": tin, "output_tokens": tout, "total_tokens": tin + tout}}
+
+    final = {"role": "assistant", "content": FINAL_TEXT, "refusal": None}
+    return [
+        ("support_agent", "AGENT", "support_agent", {"question": USER_TEXT}, FINAL_TEXT, {}, None, 0, 1000),
+        ("Completions", "CHAT_MODEL", None, {"messages": [system, user], "model": "gpt-4o", "tools": tools},
+         completion("chatcmpl-m1", {**calls, "refusal": None}, "tool_calls", 96, 52), model_attrs(96, 52), 0, 10, 300),
+        ("find_customer", "TOOL", "find_customer", FIND_ARGS, RECORD, {}, 0, 305, 340),
+        ("get_weather", "TOOL", "get_weather", WEATHER_ARGS, WEATHER, {}, 0, 341, 360),
+        ("Completions", "CHAT_MODEL", None, {"messages": [system, user, calls] + results, "model": "gpt-4o", "tools": tools},
+         completion("chatcmpl-m2", final, "stop", 281, 24), model_attrs(281, 24), 0, 365, 990),
+    ]
+
+
+def mlflow_native(t):
+    T = tid(t)
+    ids = [sid(t, i + 1) for i in range(5)]
+    spans = []
+    for i, (name, kind, fn, inputs, outputs, extra, parent, start, end) in enumerate(mlflow_run(t)):
+        a = {"mlflow.traceRequestId": mlflow_dumps("tr-" + T), "mlflow.spanType": mlflow_dumps(kind)}
+        if fn:
+            a["mlflow.spanFunctionName"] = mlflow_dumps(fn)
+        a["mlflow.spanInputs"] = mlflow_dumps(inputs)
+        a["mlflow.spanOutputs"] = mlflow_dumps(outputs)
+        a.update({k: mlflow_dumps(v) for k, v in extra.items()})
+        spans.append(span(T, ids[i], name, start, end, a, parent=None if parent is None else ids[parent]))
+    return traces([({"name": "mlflow.tracing.provider"}, spans)], service="support-app")
+
+
+def mlflow_genai_parts(messages):
+    """OpenAIChatCompletionConverter's _convert_message for each message but the system ones."""
+    out = []
+    for m in messages:
+        if m["role"] == "system":
+            continue
+        parts = [{"type": "text", "content": m["content"]}] if isinstance(m.get("content"), str) else []
+        for tc in m.get("tool_calls") or []:
+            parts.append({"type": "tool_call", "id": tc["id"], "name": tc["function"]["name"],
+                          "arguments": json.loads(tc["function"]["arguments"])})
+        if m.get("tool_call_id"):
+            out.append({"role": m["role"], "parts": [{"type": "tool_call_response", "id": m["tool_call_id"],
+                                                      "response": parts[0]["content"] if parts else None}]})
+            continue
+        out.append({"role": m["role"], "parts": parts})
+    return out
+
+
+def mlflow_genai(t):
+    T = tid(t)
+    ids = [sid(t, i + 1) for i in range(5)]
+    operation = {"AGENT": "invoke_agent", "CHAT_MODEL": "chat", "TOOL": "execute_tool"}
+    spans = []
+    for i, (name, kind, fn, inputs, outputs, extra, parent, start, end) in enumerate(mlflow_run(t)):
+        op = operation[kind]
+        a = {"gen_ai.operation.name": op}
+        if kind == "CHAT_MODEL":
+            usage = extra["mlflow.chat.tokenUsage"]
+            choice = outputs["choices"][0]
+            out_msg = mlflow_genai_parts([choice["message"]])[0]
+            out_msg["finish_reason"] = choice["finish_reason"]
+            a.update({"gen_ai.request.model": "gpt-4o", "gen_ai.provider.name": "openai",
+                      "gen_ai.usage.input_tokens": usage["input_tokens"], "gen_ai.usage.output_tokens": usage["output_tokens"],
+                      "gen_ai.input.messages": jdump(mlflow_genai_parts(inputs["messages"])),
+                      "gen_ai.system_instructions": jdump([{"type": "text", "content": inputs["messages"][0]["content"]}]),
+                      "gen_ai.output.messages": jdump([out_msg]),
+                      "gen_ai.response.finish_reasons": [choice["finish_reason"]],
+                      "gen_ai.response.id": outputs["id"], "gen_ai.response.model": outputs["model"]})
+            span_name, span_kind = "chat gpt-4o", 3
+        elif kind == "TOOL":
+            a.update({"gen_ai.tool.call.arguments": jdump(inputs), "gen_ai.tool.call.result": jdump(outputs)})
+            span_name, span_kind = "execute_tool", 1
+        else:
+            span_name, span_kind = op, 1
+        spans.append(span(T, ids[i], span_name, start, end, a, parent=None if parent is None else ids[parent], kind=span_kind))
+    return traces([({"name": "mlflow.tracing.provider"}, spans)], service="support-app")
+
+
+def case_mlflow():
+    sources = [
+        {"repo": MLFLOW, "path": "mlflow/entities/span.py", "ref": MLFLOW_REF,
+         "what": "SpanAttributesRegistry.set: every attribute json.dumps(value, cls=TraceJSONEncoder, ensure_ascii=False); LiveSpan sets mlflow.traceRequestId and mlflow.spanType"},
+        {"repo": MLFLOW, "path": "mlflow/tracing/constant.py", "ref": MLFLOW_REF,
+         "what": "SpanAttributeKey: mlflow.spanInputs, mlflow.spanOutputs, mlflow.spanType, mlflow.spanFunctionName, mlflow.chat.tools, mlflow.chat.tokenUsage, mlflow.llm.model, mlflow.llm.provider, mlflow.message.format"},
+        {"repo": MLFLOW, "path": "mlflow/tracing/fluent.py", "ref": MLFLOW_REF,
+         "what": "@mlflow.trace: span named name or fn.__name__, mlflow.spanFunctionName fn.__name__, inputs capture_function_input_args (the arguments by name), outputs the return value"},
+        {"repo": MLFLOW, "path": "mlflow/openai/_openai_autolog.py", "ref": MLFLOW_REF,
+         "what": "the chat completion span: named after the resource class (Completions), span type CHAT_MODEL, inputs the call's keyword arguments, outputs the ChatCompletion"},
+        {"repo": MLFLOW, "path": "mlflow/tracing/export/genai_semconv/translator.py", "ref": MLFLOW_REF,
+         "what": "translate_span_to_genai (MLFLOW_ENABLE_OTEL_GENAI_SEMCONV): gen_ai.operation.name from the span type (TOOL -> execute_tool), a TOOL span's inputs and outputs as gen_ai.tool.call.arguments / result (json.dumps), every mlflow.* key dropped, the span renamed '{operation} {model}', or the operation alone: a tool span is 'execute_tool'"},
+        {"repo": MLFLOW, "path": "mlflow/openai/genai_semconv_converter.py", "ref": "07ab5f970fe43778d01b66783595dea37e38eead",
+         "what": "OpenAIChatCompletionConverter: messages but the system ones as GenAI parts (a tool message: tool_call_response with its tool_call_id and its content), choices as output messages with finish_reason, system instructions, finish reasons"},
+    ]
+    f = write("mlflow.traces.json", [mlflow_native(44)])
+    add_case(
+        "mlflow", [f], sources,
+        "One agent run traced by MLflow (Python) and exported over OTLP as it holds it: support_agent (AGENT, "
+        "@mlflow.trace) > Completions (CHAT_MODEL, mlflow.openai.autolog: two tool calls), find_customer and "
+        "get_weather (TOOL, @mlflow.trace), Completions (the answer). Every attribute is JSON text. The record is the "
+        "find_customer span's mlflow.spanOutputs and, as the content of a tool message, in the second Completions "
+        "span's mlflow.spanInputs. Not reproduced: mlflow.experimentId, span events.",
+    )
+    f = write("mlflow-genai-semconv.traces.json", [mlflow_genai(45)])
+    add_case(
+        "mlflow-genai-semconv", [f], sources,
+        "The same run exported with MLFLOW_ENABLE_OTEL_GENAI_SEMCONV=true: invoke_agent, chat gpt-4o, execute_tool, "
+        "execute_tool, chat gpt-4o, GenAI keys only. The tool spans are named execute_tool and carry no tool name: "
+        "only their call's arguments and result say which tool ran. The record is the first execute_tool span's "
+        "gen_ai.tool.call.result and the second chat span's tool_call_response part (call_1).",
+    )
+
+
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
@@ -1889,6 +2043,7 @@ CASES = [
     case_strands,
     case_spring_ai,
     case_logfire_openai_agents,
+    case_mlflow,
     case_finish,
 ]
 
