@@ -26,6 +26,7 @@ const MODEL_CALL = {
   "ai-v7-otel": (s) => attr(s, "gen_ai.operation.name") === "chat",
   "adk-js": (s) => s.name === "call_llm",
   "anthropic-sdk-otel": (s) => s.name === "anthropic.messages.create",
+  genkit: (s) => attr(s, "genkit:metadata:subtype") === "model",
 };
 
 function checkLine(where, line, isModelCall, rounds) {
