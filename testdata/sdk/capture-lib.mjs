@@ -313,7 +313,7 @@ export async function eachChatScenario(scenarios, makeClient, run) {
 }
 
 // chatCompletionsLoop runs a scenario's agent loop as application code on the `openai` client: chat
-// completions until a reply without tool calls, each tool call run by runCall(name, args) and its
+// completions until a reply without tool calls, each tool call run by runCall(name, args, callID) and its
 // result appended as a tool message. It checks that the model was given every scripted tool result
 // and returns the final answer.
 export async function chatCompletionsLoop(client, scenario, tools, runCall) {
@@ -333,7 +333,7 @@ export async function chatCompletionsLoop(client, scenario, tools, runCall) {
       return msg.content;
     }
     for (const call of msg.tool_calls) {
-      const result = await runCall(call.function.name, JSON.parse(call.function.arguments));
+      const result = await runCall(call.function.name, JSON.parse(call.function.arguments), call.id);
       messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(result) });
       toolResults++;
     }

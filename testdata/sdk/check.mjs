@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Checks every capture that expected.json lists (each SDK's file,
-// contentless_file and outcomes_file): one OTLP JSON ExportTraceServiceRequest
+// contentless_file, logs_file and outcomes_file): one OTLP JSON ExportTraceServiceRequest
 // per line, as many lines as scenario_order / outcome_order, every line one
 // trace with one root span and well-formed ids and times, and no network
 // address in any line other than the scenarios' own *.example URLs. In outcome captures, the number of
@@ -77,8 +77,26 @@ function checkFile(file, order, isModelCall) {
   console.log(`ok ${file}: ${lines.length} runs, ${n} spans`);
 }
 
+// checkLogsFile checks a capture of log records: one ExportLogsServiceRequest per line, every record of
+// a line in one trace, and no network address.
+function checkLogsFile(file, order) {
+  const lines = readFileSync(new URL(file, root), "utf8").split("\n").filter((l) => l.trim());
+  if (lines.length !== order.length) throw new Error(`${file}: ${lines.length} lines, want ${order.length}`);
+  let n = 0;
+  lines.forEach((line, i) => {
+    const where = `${file}:${i + 1} (${order[i]})`;
+    const records = JSON.parse(line).resourceLogs?.flatMap((rl) => rl.scopeLogs?.flatMap((sl) => sl.logRecords ?? []) ?? []) ?? [];
+    if (records.length === 0) throw new Error(`${where}: no log records`);
+    if (new Set(records.map((r) => r.traceId)).size !== 1) throw new Error(`${where}: records of more than one trace`);
+    if (IPV4.test(line) || LOCALHOST.test(line)) throw new Error(`${where}: holds a network address`);
+    n += records.length;
+  });
+  console.log(`ok ${file}: ${lines.length} runs, ${n} log records`);
+}
+
 for (const sdk of expected.sdks) {
   checkFile(sdk.file, expected.scenario_order);
+  if (sdk.logs_file) checkLogsFile(sdk.logs_file, expected.scenario_order);
   if (sdk.contentless_file) checkFile(sdk.contentless_file, expected.scenario_order);
   if (sdk.outcomes_file) {
     const isModelCall = MODEL_CALL[sdk.name.replace(/-generated-ids$/, "")];
