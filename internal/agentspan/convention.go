@@ -65,6 +65,8 @@ type Convention struct {
 type Envelope struct {
 	Result, Artifact []byte
 	CallID           string
+	// Tool is the tool the envelope names (LangChain's ToolMessage names its tool), or "".
+	Tool string
 }
 
 // Transcript is one place a convention writes a model call's messages.

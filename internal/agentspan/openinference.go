@@ -70,7 +70,7 @@ var openInferenceFlat = FlatLayout{
 // serialised constructor ({"lc":1,"type":"constructor","id":[...,"ToolMessage"],"kwargs":{...}}), alone
 // or under "output"; the message's own fields ({"type":"tool","content",..,"tool_call_id",..}); or
 // messages_to_dict's {"type":"tool","data":{...}}. The result is the message's content; its artifact
-// is the tool's data too.
+// is the tool's data too, and its name and tool_call_id name the call.
 func unwrapLangChainToolMessage(raw []byte, maxDepth int) (Envelope, bool) {
 	if !jsonraw.IsContainer(raw) || !jsonraw.ValidDepth(raw, maxDepth) {
 		return Envelope{}, false
@@ -92,6 +92,10 @@ func unwrapLangChainToolMessage(raw []byte, maxDepth int) (Envelope, bool) {
 	if id, found := jsonraw.Field(msg, "tool_call_id"); found {
 		text, _ := jsonraw.Text(id)
 		e.CallID = strings.TrimSpace(text)
+	}
+	if name, found := jsonraw.Field(msg, "name"); found {
+		text, _ := jsonraw.Text(name)
+		e.Tool = strings.TrimSpace(text)
 	}
 	if e.Result == nil {
 		e.Result = raw

@@ -416,6 +416,30 @@ func TestRecognize(t *testing.T) {
 			want:  View{Role: RoleTool, Convention: &openLLMetry, Tool: "fetch"},
 		},
 
+		{
+			// The LangChain handler: GenAI's operation beside the kind, the tool's class for its name, and
+			// LangChain's ToolMessage, which names the tool and its call, for its output.
+			name: "openllmetry langchain tool named by its ToolMessage", span: "execute_tool DynamicStructuredTool",
+			attrs: map[string]any{
+				"gen_ai.operation.name": "execute_tool", "traceloop.span.kind": "task", "traceloop.entity.name": "DynamicStructuredTool",
+				"traceloop.entity.input": `{"args":["{\"query\":\"Ada\"}"]}`,
+				"traceloop.entity.output": `{"lc":1,"type":"constructor","id":["langchain_core","messages","ToolMessage"],` +
+					`"kwargs":{"status":"success","content":"{\"rows\":[]}","tool_call_id":"call_1","name":"find_customer"}}`,
+			},
+			want: View{Role: RoleTool, Convention: &openLLMetry, Tool: "find_customer", CallID: "call_1",
+				ArgsKey: "traceloop.entity.input", ResultKey: "traceloop.entity.output"},
+		},
+		{
+			name: "openllmetry langchain workflow span, as GenAI reads it", span: "workflow RunnableSequence",
+			attrs: map[string]any{"gen_ai.operation.name": "workflow", "traceloop.span.kind": "workflow", "traceloop.workflow.name": "RunnableSequence"},
+			want:  View{Role: RoleOther, Convention: &openLLMetry},
+		},
+		{
+			name: "a GenAI span with no traceloop kind stays GenAI's", span: "chat scripted-model",
+			attrs: map[string]any{"gen_ai.operation.name": "chat", "gen_ai.provider.name": "langchain"},
+			want:  View{Role: RoleModel, Convention: &genAI},
+		},
+
 		// Not agent telemetry.
 		{
 			name: "http span", span: "GET /customers",

@@ -96,10 +96,10 @@ type flatTranscript struct {
 }
 
 // Builtin returns the conventions that ship with agentotel, in the order they claim spans: the most
-// specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith, Logfire's OpenAI Agents and
-// the Anthropic SDK's spans write GenAI keys beside their own).
+// specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith, Logfire's OpenAI Agents, the
+// Anthropic SDK's and OpenLLMetry's LangChain spans write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &genAI, &openInference, &vercelAI, &openLLMetry, &langfuse, &genkit, &mlflowTracing}
+	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &openLLMetry, &genAI, &openInference, &vercelAI, &langfuse, &genkit, &mlflowTracing}
 }
 
 // commonStructural are structural whatever the convention: error type and status.
@@ -227,6 +227,11 @@ func (c *Convention) view(role Role, s Span, maxDepth int) View {
 		if raw, ok := attrBytes(s.Attrs, v.ResultKey); ok {
 			if e, ok := c.Unwrap(raw, maxDepth); ok {
 				v.CallID = e.CallID
+				// The message answering the call names the tool the model asked for, where a span may
+				// name the tool's class (OpenLLMetry's LangChain handler: DynamicStructuredTool).
+				if e.Tool != "" {
+					v.Tool = e.Tool
+				}
 			}
 		}
 	}

@@ -42,9 +42,22 @@ export function makeCapture(otel, { serviceName, sdk, register = true, exporter:
   const lines = [];
   const summary = [];
 
+  const tracer = provider.getTracer("agentotel-fixture");
   return {
     provider,
-    tracer: provider.getTracer("agentotel-fixture"),
+    tracer,
+    // inAgentSpan runs fn inside the span an application opens around a run in GenAI's terms,
+    // invoke_agent <agent>, naming the agent and the run (as its conversation id).
+    inAgentSpan(scenario, fn) {
+      const attributes = { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": scenario.agent, "gen_ai.conversation.id": scenario.runId };
+      return tracer.startActiveSpan(`invoke_agent ${scenario.agent}`, { attributes }, async (span) => {
+        try {
+          return await fn();
+        } finally {
+          span.end();
+        }
+      });
+    },
     // run runs one scenario and records its spans as one line.
     async run(scenario, fn) {
       exporter.reset();

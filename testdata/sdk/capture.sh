@@ -22,7 +22,7 @@ unset OTEL_EXPORTER_OTLP_ENDPOINT OTEL_EXPORTER_OTLP_TRACES_ENDPOINT OPENAI_API_
 
 sdks=("$@")
 if [ ${#sdks[@]} -eq 0 ]; then
-  sdks=(ai-v6 ai-v7-otel langgraph-openinference openai-agents-openinference mastra-otel adk-js openllmetry-openai
+  sdks=(ai-v6 ai-v7-otel langgraph-openinference langgraph-openllmetry openai-agents-openinference mastra-otel adk-js openllmetry-openai
     anthropic-openinference anthropic-sdk-otel openai-otel-js strands-js langfuse-js langsmith-otel genkit)
 fi
 

@@ -82,27 +82,22 @@ async function runScenario(client, scenario) {
   mock.reset();
   const { tools, toolResults } = runnableTools(scenario);
   await capture.run(scenario, () =>
-    capture.tracer.startActiveSpan(
-      `invoke_agent ${scenario.agent}`,
-      { attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": scenario.agent, "gen_ai.conversation.id": scenario.runId } },
-      async (span) => {
-        const runner = client.beta.messages.toolRunner({
-          model: "scripted-model",
-          max_tokens: 1024,
-          system: scenario.system,
-          messages: [{ role: "user", content: scenario.prompt }],
-          tools,
-          max_iterations: scenario.steps.length + 1,
-        });
-        const final = await runner.runUntilDone();
-        span.end();
-        const answer = final.content.filter((b) => b.type === "text").map((b) => b.text).join("");
-        if (answer !== scenario.steps.at(-1).text) throw new Error(`${scenario.name}: answered ${JSON.stringify(answer)}`);
-        if (toolResults() !== scenario.steps.length - 1) {
-          throw new Error(`${scenario.name}: ${toolResults()} tool results, want ${scenario.steps.length - 1}`);
-        }
-      },
-    ),
+    capture.inAgentSpan(scenario, async () => {
+      const runner = client.beta.messages.toolRunner({
+        model: "scripted-model",
+        max_tokens: 1024,
+        system: scenario.system,
+        messages: [{ role: "user", content: scenario.prompt }],
+        tools,
+        max_iterations: scenario.steps.length + 1,
+      });
+      const final = await runner.runUntilDone();
+      const answer = final.content.filter((b) => b.type === "text").map((b) => b.text).join("");
+      if (answer !== scenario.steps.at(-1).text) throw new Error(`${scenario.name}: answered ${JSON.stringify(answer)}`);
+      if (toolResults() !== scenario.steps.length - 1) {
+        throw new Error(`${scenario.name}: ${toolResults()} tool results, want ${scenario.steps.length - 1}`);
+      }
+    }),
   );
 }
 
@@ -139,20 +134,12 @@ async function runOutcome(client, scenario) {
     };
   };
   await capture.run(scenario, () =>
-    capture.tracer.startActiveSpan(
-      `invoke_agent ${scenario.agent}`,
-      { attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": scenario.agent, "gen_ai.conversation.id": scenario.runId } },
-      async (span) => {
-        try {
-          await outerLoop(scenario, {
-            callModel,
-            appendUserText: (text) => (messages = [...messages, { role: "user", content: text }]),
-            toolFailures,
-          });
-        } finally {
-          span.end();
-        }
-      },
+    capture.inAgentSpan(scenario, () =>
+      outerLoop(scenario, {
+        callModel,
+        appendUserText: (text) => (messages = [...messages, { role: "user", content: text }]),
+        toolFailures,
+      }),
     ),
   );
 }
