@@ -69,7 +69,7 @@ func mlflowText(s Span, key string) (string, bool) {
 		return "", false
 	}
 	raw := strings.TrimSpace(v.AsString())
-	if text, ok := jsonraw.Text([]byte(raw)); ok && strings.HasPrefix(raw, `"`) {
+	if text, ok := jsonraw.Text(jsonraw.StringBytes(raw)); ok && strings.HasPrefix(raw, `"`) {
 		return strings.TrimSpace(text), true
 	}
 	return raw, true
