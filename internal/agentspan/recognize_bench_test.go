@@ -11,8 +11,8 @@ import (
 )
 
 // BenchmarkRecognize recognises every span of 200 of agentgen's mixed runs, as both processors do for
-// every span they receive: agent, model and tool spans of the GenAI convention, and the HTTP spans
-// under them, which every convention is asked about before none claims them.
+// every span they receive: the mix's agent, model and tool spans, all of the GenAI convention, so every
+// convention before GenAI's is asked about each of them and none after it is.
 func BenchmarkRecognize(b *testing.B) {
 	var spans []Span
 	for _, run := range agentgen.Mix(200, agentgen.Options{Seed: 3}) {
