@@ -5,6 +5,8 @@ package agentspan
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"unsafe"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -520,6 +522,35 @@ func (w *Withholder) resultShaped(it *item, owner int32, p Policy) bool {
 		}
 	}
 	return false
+}
+
+// ShapedCallIn reports whether Resolve found a data-class call in records first to last.
+func (w *Withholder) ShapedCallIn(first, last int32) bool {
+	for i := w.firstItemOf(first); i < len(w.items) && w.items[i].rec <= last; i++ {
+		if it := &w.items[i]; it.kind == itemCall && it.dc {
+			return true
+		}
+	}
+	return false
+}
+
+// Withdraw leaves records first to last to the caller, which withholds them whole: Apply changes
+// nothing in them.
+func (w *Withholder) Withdraw(first, last int32) {
+	for i := w.firstItemOf(first); i < len(w.items) && w.items[i].rec <= last; i++ {
+		w.items[i].dc = false
+	}
+	d, _ := slices.BinarySearchFunc(w.docs, first, func(dc doc, rec int32) int { return cmp.Compare(dc.rec, rec) })
+	for ; d < len(w.docs) && w.docs[d].rec <= last; d++ {
+		w.docs[d].whole = false
+	}
+}
+
+// firstItemOf is the index of the first item of record rec or a later one. Items, like documents, are
+// recorded in the order of their records.
+func (w *Withholder) firstItemOf(rec int32) int {
+	i, _ := slices.BinarySearchFunc(w.items, rec, func(it item, rec int32) int { return cmp.Compare(it.rec, rec) })
+	return i
 }
 
 // Apply shapes every data-class payload and withholds unreadable transcripts whole.

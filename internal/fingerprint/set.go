@@ -41,6 +41,10 @@ type Set struct {
 	// MaxDepth bounds the nesting of the JSON documents whose leaves it is given (AddJSONLeaves,
 	// and documents stringified inside withheld strings); zero is jsonraw.DefaultMaxDepth.
 	MaxDepth int
+	// Vocabulary, when set, reports the leaves that are never remembered: words a caller keeps
+	// everywhere (shapeonly's configured tool names), which a withheld value may hold as one of its
+	// leaves without their being its data.
+	Vocabulary func(leaf []byte) bool
 
 	table   []uint64 // open addressing, linear probing: fingerprint>>8<<8 | flags, 0 when empty
 	entries int
@@ -162,7 +166,7 @@ const largeTable = 1 << 14
 // addLeaf lists the fingerprints of leaf for Build, or, when they might not all fit under
 // maxEntries, inserts what is listed and then them one by one, to store exactly as many as fit.
 func (s *Set) addLeaf(leaf []byte) (full bool) {
-	if len(leaf) < WindowLen {
+	if len(leaf) < WindowLen || s.Vocabulary != nil && s.Vocabulary(leaf) {
 		return false
 	}
 	s.firstBytes.add(leaf[0])

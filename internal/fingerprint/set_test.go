@@ -32,6 +32,22 @@ func TestAddLeaf(t *testing.T) {
 	}
 }
 
+// TestVocabularyIsNotRemembered: a leaf Vocabulary reports adds nothing, whichever way it is added;
+// another leaf still is.
+func TestVocabularyIsNotRemembered(t *testing.T) {
+	s := NewSet(100)
+	s.Vocabulary = func(leaf []byte) bool { return string(leaf) == "find_customer" }
+	if added, _ := addBuilt(s, []byte("find_customer")); added != 0 {
+		t.Errorf("a word of the vocabulary added %d fingerprints", added)
+	}
+	if full := s.AddLeaves([][]byte{[]byte("find_customer"), []byte("Jane Roe-Whitfield")}); full || s.Build() != 4 {
+		t.Errorf("of a word of the vocabulary and an 18-byte leaf, %d fingerprints were added, want 4", s.Len())
+	}
+	if full, err := s.AddJSONLeaves([]byte(`{"tool":"find_customer"}`), nil); full || err != nil || s.Build() != 0 {
+		t.Errorf("a document holding only a word of the vocabulary added to the set (full %v, err %v)", full, err)
+	}
+}
+
 // TestFullSet: when maxEntries runs out mid-leaf, the windows stored from the leaf's start still
 // find a repeat of that part.
 func TestFullSet(t *testing.T) {

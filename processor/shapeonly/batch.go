@@ -47,6 +47,8 @@ type batch struct {
 	toRead []int32
 	names  []string
 	search nameSearch
+	// unescaped are the two buffers a value's JSON escapes are decoded into, level by level.
+	unescaped [2][]byte
 	// searched are the long string attributes the content search read last, by owner and attribute,
 	// and what it found in them (search.go); forgotten when the batch has been searched.
 	searched ownerattr.Table[searched]
@@ -87,8 +89,9 @@ type record struct {
 	argsKey, resultKey string
 	unwrap             func([]byte, int) (agentspan.Envelope, bool)
 	conv               *agentspan.Convention
-	// isTool: a tool call; classed: it carries a shaped data class; dc: its data is withheld whole.
-	isTool, classed, dc bool
+	// isTool: a tool call; classed: it carries a shaped data class; namesTool: no convention claims it
+	// and its values name a data-class tool (valuenames.go); dc: its data is withheld whole.
+	isTool, classed, namesTool, dc bool
 	// wrec..wlast are its records in the withholder, its events' after its own (-1: not read there);
 	// shaped: something in it was withheld.
 	wrec, wlast int32
@@ -166,6 +169,11 @@ func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool)
 	// wrapper declaring its class does: withheld whole, without knowing where its data is.
 	if !r.classed && v.Role != agentspan.RoleTool && v.Role != agentspan.RoleModel && b.p.namesShapedTool(r.name) {
 		r.classed = true
+	}
+	// One no convention claims at all may name such a tool in its values (valuenames.go); decide
+	// withholds it whole unless the transcript walk finds the tool's calls in it.
+	if !r.classed && v.Convention == nil && b.namesShapedToolWithin(&r) {
+		r.namesTool = true
 	}
 	r.owner = b.ownerOf(trace, b.runOf(r.attrs, res))
 	b.records = append(b.records, r)
@@ -255,6 +263,9 @@ func (b *batch) decide() {
 			b.owners[r.owner].walk = true
 			continue
 		}
+		if r.namesTool {
+			b.owners[r.owner].walk = true
+		}
 		b.toRead = append(b.toRead, int32(i))
 	}
 	b.shapeResultsFirst()
@@ -274,6 +285,7 @@ func (b *batch) decide() {
 			r.dc = b.CallShaped(r.owner, []byte(r.callID))
 		}
 	}
+	b.withholdNamingRecords()
 }
 
 // shapeResultsFirst shapes the JSON results of the data-class tool spans before the transcripts are
@@ -359,9 +371,12 @@ func (b *batch) build() {
 // stuck event, and its body. What is remembered for owner (-1: nothing) is what is known to be the
 // call's data: a tool call's arguments and result, on its attributes or on the events its convention
 // writes them on, or, where the convention does not say where they are, every value it withholds; a
-// wrapper that declares its class, all it carries.
+// wrapper that declares its class, or a record that names a data-class tool in its values, all it
+// carries (but, on the latter, the configured tool names that say which tool it ran).
 func (b *batch) shapeWhole(r *record, owner int32) {
 	located := r.isTool && (r.argsKey != "" || r.resultKey != "" || b.onToolEvents(r))
+	b.values.toolNamesKept = r.namesTool
+	defer func() { b.values.toolNamesKept = false }()
 	r.attrs.Range(func(k string, v pcommon.Value) bool {
 		if _, keep := b.p.structural[k]; keep {
 			return true

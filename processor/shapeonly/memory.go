@@ -307,7 +307,11 @@ func (s *scope) build() int {
 
 // setBounds are what a scope's fingerprint set is made with: the fingerprints it may hold
 // (max_fingerprints_per_trace), and how deep the JSON whose leaves it is given may nest (max_depth).
-type setBounds struct{ fingerprints, depth int }
+// setBounds are what a new fingerprint set is made with: its bounds, and the words it never remembers.
+type setBounds struct {
+	fingerprints, depth int
+	vocabulary          func(leaf []byte) bool
+}
 
 // writable marks the scope data-class and returns its set, created on first use, or nil once the set
 // is full; the caller holds mu.
@@ -319,6 +323,7 @@ func (s *scope) writable(bounds setBounds) *fingerprint.Set {
 	if s.set == nil {
 		s.set = fingerprint.NewSet(bounds.fingerprints)
 		s.set.MaxDepth = bounds.depth
+		s.set.Vocabulary = bounds.vocabulary
 	}
 	return s.set
 }

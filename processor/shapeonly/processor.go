@@ -41,6 +41,8 @@ type shapeOnly struct {
 	shapedClasses map[string]bool
 	tools         map[string]bool // normalised tool name: data-class or not
 	shapedTools   []string        // the normalised names of the tools configured data-class, sorted
+	// toolsByLength are the configured tools' normalised names, by their length in bytes.
+	toolsByLength [][]string
 	memory        *memory
 	setBounds     setBounds
 	telemetry     *metadata.TelemetryBuilder
@@ -75,6 +77,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	}
 	for tool, class := range cfg.Tools {
 		p.tools[normalName(tool)] = p.shapedClasses[normalName(class)]
+		p.addToolName(normalName(tool))
 		if p.shapedClasses[normalName(class)] {
 			p.shapedTools = append(p.shapedTools, normalName(tool))
 		}
@@ -82,6 +85,9 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	slices.Sort(p.shapedTools)
 	p.shapedTools = slices.Compact(p.shapedTools) // two spellings of one tool
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
+	if len(p.tools) > 0 {
+		p.setBounds.vocabulary = p.isToolNameLeaf
+	}
 	p.searchRules = map[string]searchRule{}
 	for k := range p.structural {
 		p.searchRules[k] = searchValueOnly
@@ -191,6 +197,16 @@ var evictionReasons = []metric.AddOption{
 	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "age"))),
 	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "capacity"))),
 	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "fingerprints"))),
+}
+
+// addToolName lists a configured tool's name by its length, once.
+func (p *shapeOnly) addToolName(name string) {
+	for len(p.toolsByLength) <= len(name) {
+		p.toolsByLength = append(p.toolsByLength, nil)
+	}
+	if !slices.Contains(p.toolsByLength[len(name)], name) {
+		p.toolsByLength[len(name)] = append(p.toolsByLength[len(name)], name)
+	}
 }
 
 func setOf(lists ...[]string) map[string]struct{} {

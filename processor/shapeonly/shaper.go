@@ -41,6 +41,9 @@ type valueShaper struct {
 	// together when it is done.
 	nesting int
 	leaves  [][]byte
+	// toolNamesKept: the record being shaped is withheld for naming a data-class tool in its values,
+	// and a string that is a configured tool's name says which tool it ran (valuenames.go).
+	toolNamesKept bool
 }
 
 // shapedValue is what shaping a raw value gave: shapedOut[from:to], and its counts; key is the raw
@@ -260,7 +263,7 @@ func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r agents
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		text := jsonraw.StringBytes(v.Str())
-		if !countsonly.LooksLikeJSON(text) && s.b.p.shaper.Kept(key) {
+		if !countsonly.LooksLikeJSON(text) && s.b.p.shaper.Kept(key) || s.toolNamesKept && s.b.p.isToolName(v) {
 			return
 		}
 		// Shaped first: shaping lists what it withholds, and remembering it then need not read it.

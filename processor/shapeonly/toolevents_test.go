@@ -46,7 +46,7 @@ func TestToolEventsRemembered(t *testing.T) {
 				map[string]any{"name": "execute_tool find_customer", "gen_ai.operation.name": "execute_tool",
 					"gen_ai.system": "strands-agents", "gen_ai.tool.name": "find_customer", "gen_ai.tool.call.id": id,
 					"gen_ai.event.start_time": when},
-				map[string]any{"name": "notify", "note": "mail " + email + " today", "ref": id, "tool": "find_customer",
+				map[string]any{"name": "notify", "note": "mail " + email + " today", "ref": id, "tool": "ran find_customer",
 					"at": when},
 			)
 			td.ResourceSpans().At(0).ScopeSpans().At(0).Scope().SetName("strands-agents")
@@ -77,7 +77,7 @@ func TestToolEventsRemembered(t *testing.T) {
 			assert.Equal(t, when, attr(out, 0, "gen_ai.event.start_time"), "a timestamp is structural")
 			assert.Equal(t, "mail "+countsonly.Withheld+" today", attr(out, 1, "note"), "the result, found again")
 			assert.Equal(t, id, attr(out, 1, "ref"), "the call id is not remembered")
-			assert.Equal(t, "find_customer", attr(out, 1, "tool"), "the tool's name is not remembered")
+			assert.Equal(t, "ran find_customer", attr(out, 1, "tool"), "the tool's name is not remembered")
 			assert.Equal(t, when, attr(out, 1, "at"), "the timestamp is not remembered")
 		})
 	}

@@ -1,0 +1,246 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package shapeonly
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
+)
+
+// An SDK agentotel does not know may give a tool's span a generic name ("tool.execute", "ToolCall")
+// and name the tool only in an attribute of its own, {"mysdk.tool_name": "find_customer"}, or inside
+// a document it writes, {"tool":"find_customer","result":{..}}. A record no convention claims that
+// names a data-class tool so carries that tool's data: it is withheld whole and remembered, as a span
+// named after the tool is (docs/design.md, section 3). A value names a tool when it holds the tool's
+// name alone: as the whole string, or quoted within it ("find_customer", 'find_customer'), spaces
+// around the name allowed, compared as tool names are, read through JSON escapes up to three levels
+// deep (a document stringified inside another writes \"find_customer\"). An attribute's or event's
+// name names one as a span's name does, holding it as a word (tool.find_customer.output). Prose that
+// mentions a tool ("then call find_customer") does not name it: the content search finds what such a
+// record repeats of a result, and withholding whole every log line that mentions a tool would lose
+// what it says for nothing.
+
+// withholdNamingRecords withholds whole, and remembers, the records no convention claims whose values
+// name a data-class tool, unless the transcript walk found a data-class call in them: then the name is
+// a message's (a log record or span event in a known message shape), and the walk withholds that
+// call's arguments and results precisely.
+func (b *batch) withholdNamingRecords() {
+	for i := range b.records {
+		r := &b.records[i]
+		if !r.namesTool || r.dc || b.w.ShapedCallIn(r.wrec, r.wlast) {
+			continue
+		}
+		b.w.Withdraw(r.wrec, r.wlast)
+		r.dc = true
+		b.Remember(r.owner, nil)
+	}
+}
+
+// isToolName reports whether a value is a configured tool's name: on a record withheld for naming a
+// data-class tool in its values, the value that says which tool it ran is its structure, not the
+// tool's data.
+func (p *shapeOnly) isToolName(v pcommon.Value) bool {
+	if v.Type() != pcommon.ValueTypeStr {
+		return false
+	}
+	_, configured := p.tools[normalName(v.Str())]
+	return configured
+}
+
+// isToolNameLeaf reports whether a withheld leaf is a configured tool's name: it is not remembered,
+// since traces repeat tool names everywhere as their structure (span names, the calls of transcripts),
+// and a value that is only a tool's name carries nothing of the tool's data. It runs for every leaf
+// remembered, so it compares in place: spaces trimmed, letters folded, a name of the same length. A
+// spelling of other length (the Kelvin sign for a k) is remembered, which withholds more, not less.
+func (p *shapeOnly) isToolNameLeaf(leaf []byte) bool {
+	t := bytes.TrimSpace(leaf)
+	if len(t) >= len(p.toolsByLength) {
+		return false
+	}
+	for _, name := range p.toolsByLength[len(t)] {
+		if strings.EqualFold(ownString(t), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxUnescapeLevels is how many times a value's JSON escapes are decoded, as the content search
+// decodes them.
+const maxUnescapeLevels = 3
+
+// namesShapedToolWithin reports whether a record's attributes, events or body name a data-class tool,
+// at any depth of their maps and lists.
+func (b *batch) namesShapedToolWithin(r *record) bool {
+	if len(b.p.shapedTools) == 0 {
+		return false
+	}
+	if b.mapNamesShapedTool(r.attrs, 0) || b.valueNamesShapedTool(r.body, 0) {
+		return true
+	}
+	for j := 0; j < r.events.Len(); j++ {
+		e := r.events.At(j)
+		if b.p.namesShapedTool(e.Name()) || b.mapNamesShapedTool(e.Attributes(), 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *batch) mapNamesShapedTool(m pcommon.Map, depth int) bool {
+	found := false
+	m.Range(func(k string, v pcommon.Value) bool {
+		found = b.p.namesShapedTool(k) || b.valueNamesShapedTool(v, depth)
+		return !found
+	})
+	return found
+}
+
+// valueNamesShapedTool reports whether a value names a data-class tool. Past the configured depth a
+// value is not read and names none: the record is bounded as every other walk of it is.
+func (b *batch) valueNamesShapedTool(v pcommon.Value, depth int) bool {
+	if depth > b.p.cfg.MaxDepth {
+		return false
+	}
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		return b.textNamesShapedTool(jsonraw.StringBytes(v.Str()))
+	case pcommon.ValueTypeMap:
+		return b.mapNamesShapedTool(v.Map(), depth+1)
+	case pcommon.ValueTypeSlice:
+		for i := 0; i < v.Slice().Len(); i++ {
+			if b.valueNamesShapedTool(v.Slice().At(i), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textNamesShapedTool reports whether a string holds a data-class tool's name alone, as it is or with
+// its JSON escapes decoded.
+func (b *batch) textNamesShapedTool(text []byte) bool {
+	for level := 0; ; level++ {
+		if b.p.quotesShapedTool(text) {
+			return true
+		}
+		if level == maxUnescapeLevels || bytes.IndexByte(text, '\\') < 0 {
+			return false
+		}
+		buf := &b.unescaped[level%2]
+		*buf = unescapeAll((*buf)[:0], text)
+		text = *buf
+	}
+}
+
+// quotesShapedTool reports whether text holds a data-class tool's name alone. Names are lower-case; a
+// text holding one of the two characters outside ASCII that lower-case into ASCII letters (the Kelvin
+// sign, the dotted capital I), or a name outside ASCII, is compared lower-cased whole.
+func (p *shapeOnly) quotesShapedTool(text []byte) bool {
+	lowered := ""
+	folds := bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u0130"))
+	for _, name := range p.shapedTools {
+		if len(text) < len(name) && !folds {
+			continue
+		}
+		if !folds && isASCII(name) {
+			if holdsAlone(text, name, true) {
+				return true
+			}
+			continue
+		}
+		if lowered == "" {
+			lowered = strings.ToLower(string(text))
+		}
+		if holdsAlone(jsonraw.StringBytes(lowered), name, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsAlone reports whether text holds name as the whole text or between two quotes, with spaces
+// either side of it. fold: ASCII letters of text compare in either case (name is lower-case).
+func holdsAlone(text []byte, name string, fold bool) bool {
+	first := name[0]
+	firsts := [2]byte{first, first}
+	if fold && 'a' <= first && first <= 'z' {
+		firsts[1] = first - 'a' + 'A'
+	}
+	for k, c := range firsts {
+		if k == 1 && c == firsts[0] {
+			break
+		}
+		for from := 0; from+len(name) <= len(text); {
+			i := bytes.IndexByte(text[from:len(text)-len(name)+1], c)
+			if i < 0 {
+				break
+			}
+			start := from + i
+			end := start + len(name)
+			if equalName(text[start:end], name, fold) && alone(text, start, end) {
+				return true
+			}
+			from = start + 1
+		}
+	}
+	return false
+}
+
+// alone reports whether text[start:end] is all of text or quoted, spaces aside.
+func alone(text []byte, start, end int) bool {
+	for start > 0 && isSpace(text[start-1]) {
+		start--
+	}
+	for end < len(text) && isSpace(text[end]) {
+		end++
+	}
+	if start == 0 && end == len(text) {
+		return true
+	}
+	return start > 0 && end < len(text) && isQuote(text[start-1]) && isQuote(text[end])
+}
+
+func equalName(b []byte, name string, fold bool) bool {
+	if fold {
+		return equalFoldASCII(b, name)
+	}
+	return string(b) == name
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// unescapeAll appends src to dst with every JSON escape in it decoded, wherever it is: src need not be
+// one JSON string, nor valid JSON at all. A backslash that begins no escape stays as it is.
+func unescapeAll(dst, src []byte) []byte {
+	for {
+		i := bytes.IndexByte(src, '\\')
+		if i < 0 {
+			return append(dst, src...)
+		}
+		dst = append(dst, src[:i]...)
+		r, size := jsonraw.DecodeEscape(src[i:])
+		if size == 0 {
+			dst, src = append(dst, '\\'), src[i+1:]
+			continue
+		}
+		dst, src = utf8.AppendRune(dst, r), src[i+size:]
+	}
+}

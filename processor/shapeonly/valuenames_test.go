@@ -1,0 +1,183 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package shapeonly
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
+
+	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadatatest"
+)
+
+// TestRecordNamingADataClassToolInItsValues: a span no convention claims, named generically, that names
+// a data-class tool only in a value of its own (an SDK agentotel does not know) is withheld whole, and
+// what it held is withheld where it reappears; the value that says which tool it ran stays, and the
+// tool's name is not remembered, so the trace keeps naming the tool elsewhere.
+func TestRecordNamingADataClassToolInItsValues(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.Tools = map[string]string{"find_customer": "customer", "get_weather": "public"}
+		c.ShapedClasses, c.UnshapedClasses = []string{"customer"}, []string{"public"}
+	})
+	const email = "ada.lovelace@analytical-engine.example"
+	out := h.run(inTrace(spans(
+		map[string]any{"name": "tool.execute", "mysdk.tool_name": "find_customer", "mysdk.input": `{"ref":"Lovelace account"}`,
+			"mysdk.output": `{"email":"` + email + `","orders":[1,2]}`},
+		map[string]any{"name": "notify", "note": "wrote to " + email + " after find_customer", "step": "execute_tool find_customer"},
+	), pcommon.TraceID{0x51}))
+	assert.Equal(t, `{"email":"[withheld]","orders":"[2 withheld]"}`, attr(out, 0, "mysdk.output"))
+	assert.Equal(t, `{"ref":"[withheld]"}`, attr(out, 0, "mysdk.input"))
+	assert.Equal(t, "find_customer", attr(out, 0, "mysdk.tool_name"), "which tool ran is the span's structure")
+	assert.Equal(t, "wrote to "+countsonly.Withheld+" after find_customer", attr(out, 1, "note"),
+		"the result is found again, the tool's name is not")
+	assert.Equal(t, "execute_tool find_customer", attr(out, 1, "step"))
+
+	// Every other place a value may name the tool alone, each with a value of its own: the content
+	// search would withhold a copy of one withheld before.
+	for i, a := range []map[string]any{
+		{"mysdk.call": `{"tool":"find_customer","result":{"email":"named0@alpha.example"}}`},
+		{"tool": map[string]any{"name": "  FIND_CUSTOMER "}, "result": `{"email":"named1@bravo.example"}`},
+		{"calls": []any{"get_weather", "find_customer"}, "result": `{"email":"named2@charlie.example"}`},
+		{"mysdk.call": `{"payload":"{\"tool\":\"find\\u005fcustomer\",\"email\":\"named3@delta.example\"}"}`},
+		{"mysdk.call": `{'tool': 'find_customer', 'email': 'named4@echo.example'}`},
+		{"tool.find_customer.output": `{"email":"named5@foxtrot.example"}`},
+	} {
+		a["name"] = "step"
+		out := h.run(spans(a))
+		assert.NotContains(t, fmt.Sprint(spanAt(out, 0).Attributes().AsRaw()), ".example", "case %d", i)
+	}
+
+	// Those values' trace (the zero trace id of spans) remembered what they held, but not the tool's name.
+	out = h.run(spans(map[string]any{"name": "notify", "note": "ran find_customer twice"}))
+	assert.Equal(t, "ran find_customer twice", attr(out, 0, "note"))
+
+	// A span event or a log record names the tool as well as an attribute does.
+	td := spans(map[string]any{"name": "step"})
+	e := spanAt(td, 0).Events().AppendEmpty()
+	e.SetName("tool_result")
+	e.Attributes().PutStr("tool", "find_customer")
+	e.Attributes().PutStr("output", `{"email":"named6@golf.example"}`)
+	out = h.run(td)
+	assert.Equal(t, `{"email":"[withheld]"}`, eventAttr(spanAt(out, 0).Events().At(0), "output"))
+
+	ld := plog.NewLogs()
+	lr := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords().AppendEmpty()
+	require.NoError(t, lr.Body().SetEmptyMap().FromRaw(map[string]any{"tool": "find_customer", "email": "named7@hotel.example"}))
+	assert.Equal(t, map[string]any{"tool": "find_customer", "email": countsonly.Withheld},
+		h.runLogs(ld).ResourceLogs().At(0).ScopeLogs().At(0).LogRecords().At(0).Body().AsRaw())
+}
+
+// TestRecordMentioningADataClassTool: what only mentions a data-class tool, names another tool, holds
+// the name inside a longer word, or is claimed by a convention that says where its data is, is left
+// alone; and a record that names the tool does not class the tool calls under it, as a span declaring
+// its data class does.
+func TestRecordMentioningADataClassTool(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.Tools = map[string]string{"find_customer": "customer", "get_weather": "public"}
+		c.ShapedClasses, c.UnshapedClasses = []string{"customer"}, []string{"public"}
+	})
+	for i, a := range []map[string]any{
+		{"note": "then call find_customer with the ref"},
+		{"mysdk.tool_name": "get_weather"},
+		{"mysdk.tool_name": "find_customer_report"},
+		{"mysdk.call": `{"tool":"find_customers"}`},
+		{"mysdk.call": "prefix 'find_customer suffix"},
+		{"gen_ai.operation.name": "chat", "mysdk.tool_name": "find_customer"},
+		{"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "crm", "mysdk.tool_name": "find_customer"},
+	} {
+		a["name"] = "step"
+		a["mysdk.output"] = fmt.Sprintf(`{"email":"left%d@alone.example"}`, i)
+		out := h.run(spans(a))
+		assert.Equal(t, a["mysdk.output"], attr(out, 0, "mysdk.output"), "case %d", i)
+	}
+
+	td := inTrace(spans(
+		map[string]any{"name": "plan", "mysdk.next_tool": "find_customer"},
+		map[string]any{"name": "execute_tool get_weather", "gen_ai.operation.name": "execute_tool",
+			"gen_ai.tool.name": "get_weather", "gen_ai.tool.call.result": `{"sky":"overcast skies today"}`},
+	), pcommon.TraceID{0x52})
+	out := h.run(td)
+	assert.Equal(t, `{"sky":"overcast skies today"}`, attr(out, 1, "gen_ai.tool.call.result"), "a mention is not a declaration")
+}
+
+// TestMessagesNamingADataClassToolAreWalked: a record no convention claims whose values are messages in
+// a known shape is walked, not withheld whole: the call it names is found, and only its arguments and
+// results are withheld.
+func TestMessagesNamingADataClassToolAreWalked(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Tools = map[string]string{"find_customer": "customer"} })
+	out := h.run(spans(map[string]any{"name": "agent step", "mysdk.messages": `[` +
+		`{"role":"user","content":"Who is the customer behind ref 7?"},` +
+		`{"role":"assistant","tool_calls":[{"id":"call_9","type":"function","function":{"name":"find_customer","arguments":"{\"ref\":7}"}}]},` +
+		`{"role":"tool","tool_call_id":"call_9","content":` + fmt.Sprintf("%q", customerResult) + `}]`}))
+	got := attr(out, 0, "mysdk.messages")
+	assert.Contains(t, got, "Who is the customer behind ref 7?", "the rest of the transcript stays")
+	assert.Contains(t, got, `"name":"find_customer"`)
+	assert.NotContains(t, got, "Ada Lovelace")
+}
+
+// TestRecordWithheldWholeIsShapedOnce: a record withheld whole for naming a data-class tool is left to
+// that, even where the walk found a data-class result in it (by its call id, here): its values are
+// shaped once, from what arrived, and counted once.
+func TestRecordWithheldWholeIsShapedOnce(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.Tools = map[string]string{"find_customer": "customer"} })
+	out := h.run(inTrace(spans(
+		map[string]any{"name": "step", "mysdk.tool": "find_customer", "mysdk.messages": `[` +
+			`{"role":"tool","tool_call_id":"call_5","content":{"rows":[1,2]}}]`},
+		map[string]any{"name": "execute_tool find_customer", "gen_ai.operation.name": "execute_tool",
+			"gen_ai.tool.name": "find_customer", "gen_ai.tool.call.id": "call_5"},
+	), pcommon.TraceID{0x53}))
+	assert.Equal(t, `"`+countsonly.WithheldArray(1)+`"`, attr(out, 0, "mysdk.messages"))
+	metadatatest.AssertEqualProcessorShapeonlyValuesWithheld(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}}, metricdatatest.IgnoreTimestamp())
+}
+
+// FuzzHoldsAlone holds holdsAlone to the obvious reading: at every place text holds name (ASCII letters
+// in either case), look at what surrounds it, spaces aside.
+func FuzzHoldsAlone(f *testing.F) {
+	for _, c := range [][2]string{{"find_customer", "find_customer"}, {` {"tool": " FIND_customer "} `, "find_customer"},
+		{"call find_customer", "find_customer"}, {"'x'", "x"}, {"`ab` ab", "ab"}, {"\"aa\"a\"", "aa"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, text, name string) {
+		name = strings.ToLower(name)
+		if name == "" || !isASCII(name) {
+			return
+		}
+		want := false
+		for i := 0; i+len(name) <= len(text) && !want; i++ {
+			if strings.EqualFold(text[i:i+len(name)], name) && isASCII(text[i:i+len(name)]) {
+				before := strings.TrimRight(text[:i], " \t\r\n")
+				after := strings.TrimLeft(text[i+len(name):], " \t\r\n")
+				want = before == "" && after == "" ||
+					before != "" && after != "" && isQuote(before[len(before)-1]) && isQuote(after[0])
+			}
+		}
+		if got := holdsAlone([]byte(text), name, true); got != want {
+			t.Errorf("holdsAlone(%q, %q) = %v, want %v", text, name, got, want)
+		}
+	})
+}
+
+// FuzzUnescapeAll: decoding escapes never grows a text, and leaves a text without a backslash as it is.
+func FuzzUnescapeAll(f *testing.F) {
+	for _, s := range []string{`find\u005fcustomer`, `\\u0066`, `\"a\"`, `\ud83d\ude00`, `\`, `\x`, "plain"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := unescapeAll(nil, []byte(s))
+		if len(out) > len(s) {
+			t.Errorf("unescapeAll(%q) = %q, longer", s, out)
+		}
+		if !strings.Contains(s, `\`) && string(out) != s {
+			t.Errorf("unescapeAll(%q) = %q, changed a text without escapes", s, out)
+		}
+	})
+}
