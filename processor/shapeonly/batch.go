@@ -47,8 +47,12 @@ type batch struct {
 	toRead []int32
 	names  []string
 	search nameSearch
-	// unescaped are the two buffers a value's JSON escapes are decoded into, level by level.
+	// unescaped are the two buffers a value's JSON escapes are decoded into, level by level; strings
+	// and documents those a document's strings and a Python repr's JSON are, by the level of the
+	// document (valuenames.go).
 	unescaped [2][]byte
+	strings   [maxDocumentLevels][]byte
+	documents [maxDocumentLevels][]byte
 	// searched are the long string attributes the content search read last, by owner and attribute,
 	// and what it found in them (search.go); forgotten when the batch has been searched.
 	searched ownerattr.Table[searched]

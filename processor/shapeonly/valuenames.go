@@ -11,20 +11,238 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/pyliteral"
 )
 
 // An SDK agentotel does not know may give a tool's span a generic name ("tool.execute", "ToolCall")
 // and name the tool only in an attribute of its own, {"mysdk.tool_name": "find_customer"}, or inside
 // a document it writes, {"tool":"find_customer","result":{..}}. A record no convention claims that
 // names a data-class tool so carries that tool's data: it is withheld whole and remembered, as a span
-// named after the tool is (docs/design.md, section 3). A value names a tool when it holds the tool's
-// name alone: as the whole string, or quoted within it ("find_customer", 'find_customer'), spaces
-// around the name allowed, compared as tool names are, read through JSON escapes up to three levels
-// deep (a document stringified inside another writes \"find_customer\"). An attribute's or event's
-// name names one as a span's name does, holding it as a word (tool.find_customer.output). Prose that
-// mentions a tool ("then call find_customer") does not name it: the content search finds what such a
-// record repeats of a result, and withholding whole every log line that mentions a tool would lose
-// what it says for nothing.
+// named after the tool is (docs/design.md, section 3). What names a tool, compared as tool names are:
+//
+//   - a string that is the name alone, spaces aside: an attribute's value, at any depth of its maps,
+//     or a member's value in a JSON document (or a Python dict's repr) one holds, at any depth and in
+//     documents stringified inside it, through their escapes;
+//   - the name quoted in a string that is no document ('calling "find_customer"');
+//   - an attribute's, map key's or event's name holding it as a word (tool.find_customer.output).
+//
+// What does not: prose that mentions a tool unquoted; a list of names (["find_customer",
+// "get_weather"], a tool list); an object that defines a tool, with a description or a parameter
+// schema beside its name. An SDK's model call lists the tools it may call; only a record that names
+// one as a call or its result is the tool's.
+
+// maxDocumentLevels is how deep documents stringified inside documents are read, as the content
+// search decodes escapes three times.
+const maxDocumentLevels = 3
+
+// definitionKeys mark an object that defines a tool rather than calls it: OpenAI's and Gemini's
+// functions, Anthropic's and MCP's tools, Haystack's.
+var definitionKeys = []string{"description", "parameters", "input_schema", "inputSchema", "parametersJsonSchema", "json_schema"}
+
+// namesShapedToolWithin reports whether a record's attributes, events or body name a data-class tool.
+func (b *batch) namesShapedToolWithin(r *record) bool {
+	if len(b.p.shapedTools) == 0 {
+		return false
+	}
+	if b.mapNamesShapedTool(r.attrs, 0) || b.valueNamesShapedTool(r.body, 0, false) {
+		return true
+	}
+	for j := 0; j < r.events.Len(); j++ {
+		e := r.events.At(j)
+		if b.p.namesShapedTool(e.Name()) || b.mapNamesShapedTool(e.Attributes(), 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *batch) mapNamesShapedTool(m pcommon.Map, depth int) bool {
+	found := false
+	m.Range(func(k string, v pcommon.Value) bool {
+		found = b.p.namesShapedTool(k) || b.valueNamesShapedTool(v, depth, false)
+		return !found
+	})
+	return found
+}
+
+// valueNamesShapedTool reports whether a value names a data-class tool; listed: it is an element of a
+// list. Past the configured depth a value is not read and names none: the record is bounded as every
+// other walk of it is.
+func (b *batch) valueNamesShapedTool(v pcommon.Value, depth int, listed bool) bool {
+	if depth > b.p.cfg.MaxDepth {
+		return false
+	}
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		return b.textNamesShapedTool(jsonraw.StringBytes(v.Str()), 0, listed, true)
+	case pcommon.ValueTypeMap:
+		return b.mapNamesShapedTool(v.Map(), depth+1)
+	case pcommon.ValueTypeSlice:
+		for i := 0; i < v.Slice().Len(); i++ {
+			if b.valueNamesShapedTool(v.Slice().At(i), depth+1, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textNamesShapedTool reports whether a string names a data-class tool: it is the name (unless listed),
+// or it is a document that names one, or, outside any document (top), it quotes one. level is how many
+// documents hold it.
+func (b *batch) textNamesShapedTool(text []byte, level int, listed, top bool) bool {
+	if b.p.isShapedToolName(text) {
+		return !listed
+	}
+	if !b.mayQuoteShapedTool(text) {
+		return false
+	}
+	if level == maxDocumentLevels {
+		return true // too deep to read: it may name one
+	}
+	doc := bytes.TrimSpace(text)
+	if pyliteral.LooksLikeRepr(doc) {
+		converted, ok := pyliteral.ToJSON(b.documents[level][:0], doc, b.p.cfg.MaxDepth)
+		b.documents[level] = converted
+		if !ok {
+			return top
+		}
+		doc = converted
+	}
+	if !jsonraw.IsContainer(doc) {
+		return top
+	}
+	l := jsonraw.NewLexer(doc, b.p.cfg.MaxDepth)
+	found, ok := b.lexNames(&l, doc, 0, level)
+	// A document that cannot be read whole may name one where it stops.
+	return found || !ok || !l.AtEnd()
+}
+
+// lexNames reads the value at the lexer's cursor, at nesting depth inside a document level documents
+// deep, and reports whether it names a data-class tool; ok is false when it is not valid JSON.
+func (b *batch) lexNames(l *jsonraw.Lexer, doc []byte, nesting, level int) (found, ok bool) {
+	l.SkipSpace()
+	switch l.Peek() {
+	case '{':
+		return b.lexObjectNames(l, doc, nesting, level)
+	case '[':
+		empty, f := l.Open(nesting + 1)
+		if f != jsonraw.NoFault || empty {
+			return false, f == jsonraw.NoFault
+		}
+		for {
+			l.SkipSpace()
+			if l.Peek() == '"' {
+				if found, ok := b.lexStringNames(l, doc, level, true); found || !ok {
+					return found, ok
+				}
+			} else if found, ok := b.lexNames(l, doc, nesting+1, level); found || !ok {
+				return found, ok
+			}
+			more, ok := l.More(']')
+			if !ok || !more {
+				return false, ok
+			}
+		}
+	case '"':
+		return b.lexStringNames(l, doc, level, false)
+	}
+	return false, l.SkipValue(nesting) == jsonraw.NoFault
+}
+
+// lexObjectNames is lexNames for an object: it names a tool when a member's value is a name and no
+// member defines a tool, or when a value inside it names one.
+func (b *batch) lexObjectNames(l *jsonraw.Lexer, doc []byte, nesting, level int) (found, ok bool) {
+	empty, f := l.Open(nesting + 1)
+	if f != jsonraw.NoFault || empty {
+		return false, f == jsonraw.NoFault
+	}
+	named, definition := false, false
+	for {
+		start := l.Pos()
+		end, _, ok := l.Key()
+		if !ok {
+			return false, false
+		}
+		for _, k := range definitionKeys {
+			definition = definition || jsonraw.StringIs(doc[start:end], k)
+		}
+		l.SkipSpace()
+		if l.Peek() == '"' {
+			vs := l.Pos()
+			escaped, ok := l.String()
+			if !ok {
+				return false, false
+			}
+			text := b.decoded(doc[vs:l.Pos()], escaped, level)
+			switch {
+			case b.p.isShapedToolName(text):
+				named = true
+			case b.textNamesShapedTool(text, level+1, false, false):
+				return true, true
+			}
+		} else if found, ok := b.lexNames(l, doc, nesting+1, level); found || !ok {
+			return found, ok
+		}
+		more, ok := l.More('}')
+		if !ok {
+			return false, false
+		}
+		if !more {
+			return named && !definition, true
+		}
+	}
+}
+
+// lexStringNames reads the string at the cursor: it names a tool when it is a name (unless listed) or
+// a document that names one.
+func (b *batch) lexStringNames(l *jsonraw.Lexer, doc []byte, level int, listed bool) (found, ok bool) {
+	vs := l.Pos()
+	escaped, ok := l.String()
+	if !ok {
+		return false, false
+	}
+	return b.textNamesShapedTool(b.decoded(doc[vs:l.Pos()], escaped, level), level+1, listed, false), true
+}
+
+// decoded is a JSON string token's content, viewed in place when it has no escape, else decoded into
+// the buffer of its document's level.
+func (b *batch) decoded(raw []byte, escaped bool, level int) []byte {
+	if !escaped {
+		return raw[1 : len(raw)-1]
+	}
+	out, _ := jsonraw.AppendUnquote(b.strings[level][:0], raw)
+	b.strings[level] = out
+	return out
+}
+
+// isShapedToolName reports whether a text is a data-class tool's name, spaces aside, compared as tool
+// names are (strings.EqualFold folds the Kelvin sign and the dotted capital I as lower-casing does).
+func (p *shapeOnly) isShapedToolName(text []byte) bool {
+	t := ownString(bytes.TrimSpace(text))
+	for _, name := range p.shapedTools {
+		if strings.EqualFold(t, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayQuoteShapedTool reports whether a string holds a data-class tool's name alone or quoted, as it
+// is or with its JSON escapes decoded: what every string that names one holds, and few others.
+func (b *batch) mayQuoteShapedTool(text []byte) bool {
+	for level := 0; ; level++ {
+		if b.p.quotesShapedTool(text) {
+			return true
+		}
+		if level == maxDocumentLevels || bytes.IndexByte(text, '\\') < 0 {
+			return false
+		}
+		buf := &b.unescaped[level%2]
+		*buf = unescapeAll((*buf)[:0], text)
+		text = *buf
+	}
+}
 
 // withholdNamingRecords withholds whole, and remembers, the records no convention claims whose values
 // name a data-class tool, unless the transcript walk found a data-class call in them: then the name is
@@ -69,74 +287,6 @@ func (p *shapeOnly) isToolNameLeaf(leaf []byte) bool {
 		}
 	}
 	return false
-}
-
-// maxUnescapeLevels is how many times a value's JSON escapes are decoded, as the content search
-// decodes them.
-const maxUnescapeLevels = 3
-
-// namesShapedToolWithin reports whether a record's attributes, events or body name a data-class tool,
-// at any depth of their maps and lists.
-func (b *batch) namesShapedToolWithin(r *record) bool {
-	if len(b.p.shapedTools) == 0 {
-		return false
-	}
-	if b.mapNamesShapedTool(r.attrs, 0) || b.valueNamesShapedTool(r.body, 0) {
-		return true
-	}
-	for j := 0; j < r.events.Len(); j++ {
-		e := r.events.At(j)
-		if b.p.namesShapedTool(e.Name()) || b.mapNamesShapedTool(e.Attributes(), 0) {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *batch) mapNamesShapedTool(m pcommon.Map, depth int) bool {
-	found := false
-	m.Range(func(k string, v pcommon.Value) bool {
-		found = b.p.namesShapedTool(k) || b.valueNamesShapedTool(v, depth)
-		return !found
-	})
-	return found
-}
-
-// valueNamesShapedTool reports whether a value names a data-class tool. Past the configured depth a
-// value is not read and names none: the record is bounded as every other walk of it is.
-func (b *batch) valueNamesShapedTool(v pcommon.Value, depth int) bool {
-	if depth > b.p.cfg.MaxDepth {
-		return false
-	}
-	switch v.Type() {
-	case pcommon.ValueTypeStr:
-		return b.textNamesShapedTool(jsonraw.StringBytes(v.Str()))
-	case pcommon.ValueTypeMap:
-		return b.mapNamesShapedTool(v.Map(), depth+1)
-	case pcommon.ValueTypeSlice:
-		for i := 0; i < v.Slice().Len(); i++ {
-			if b.valueNamesShapedTool(v.Slice().At(i), depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// textNamesShapedTool reports whether a string holds a data-class tool's name alone, as it is or with
-// its JSON escapes decoded.
-func (b *batch) textNamesShapedTool(text []byte) bool {
-	for level := 0; ; level++ {
-		if b.p.quotesShapedTool(text) {
-			return true
-		}
-		if level == maxUnescapeLevels || bytes.IndexByte(text, '\\') < 0 {
-			return false
-		}
-		buf := &b.unescaped[level%2]
-		*buf = unescapeAll((*buf)[:0], text)
-		text = *buf
-	}
 }
 
 // quotesShapedTool reports whether text holds a data-class tool's name alone. Names are lower-case; a

@@ -4,18 +4,25 @@
 package shapeonly
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/processor/processortest"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
 	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadatatest"
 )
 
@@ -46,10 +53,13 @@ func TestRecordNamingADataClassToolInItsValues(t *testing.T) {
 	for i, a := range []map[string]any{
 		{"mysdk.call": `{"tool":"find_customer","result":{"email":"named0@alpha.example"}}`},
 		{"tool": map[string]any{"name": "  FIND_CUSTOMER "}, "result": `{"email":"named1@bravo.example"}`},
-		{"calls": []any{"get_weather", "find_customer"}, "result": `{"email":"named2@charlie.example"}`},
+		{"calls": `[{"tool":"find_customer","output":{"email":"named2@charlie.example"}}]`},
 		{"mysdk.call": `{"payload":"{\"tool\":\"find\\u005fcustomer\",\"email\":\"named3@delta.example\"}"}`},
 		{"mysdk.call": `{'tool': 'find_customer', 'email': 'named4@echo.example'}`},
+		{"mysdk.call": `{'tool': 'find_customer', 'at': datetime.date(2026, 1, 1), 'email': 'named10@kilo.example'}`},
 		{"tool.find_customer.output": `{"email":"named5@foxtrot.example"}`},
+		{"note": "calling tool \"find_customer\" for named8@india.example"},
+		{"mysdk.call": `{"tool":"find_customer","output":{"email":"named9@juliet.example"}`},
 	} {
 		a["name"] = "step"
 		out := h.run(spans(a))
@@ -91,6 +101,14 @@ func TestRecordMentioningADataClassTool(t *testing.T) {
 		{"mysdk.tool_name": "find_customer_report"},
 		{"mysdk.call": `{"tool":"find_customers"}`},
 		{"mysdk.call": "prefix 'find_customer suffix"},
+		{"calls": []any{"get_weather", "find_customer"}},
+		{"mysdk.tools": `["find_customer","get_weather"]`},
+		{"mysdk.request": `{"tools":[{"type":"function","function":{"name":"find_customer","description":"Find a customer",` +
+			`"parameters":{"type":"object"}}}],"messages":[{"role":"user","text":"Who is Ada?"}]}`},
+		{"mysdk.request": `{"tools":[{"name":"find_customer","input_schema":{"type":"object"}}]}`},
+		{"mysdk.reply": `{"text":"I will use find_customer next"}`},
+		{"mysdk.reply": `{"text":"I will call 'find_customer' next"}`},
+		{"mysdk.request": `{'tools': [{'name': 'find_customer', 'description': 'Find a customer'}]}`},
 		{"gen_ai.operation.name": "chat", "mysdk.tool_name": "find_customer"},
 		{"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "crm", "mysdk.tool_name": "find_customer"},
 	} {
@@ -178,6 +196,35 @@ func FuzzUnescapeAll(f *testing.F) {
 		}
 		if !strings.Contains(s, `\`) && string(out) != s {
 			t.Errorf("unescapeAll(%q) = %q, changed a text without escapes", s, out)
+		}
+	})
+}
+
+// FuzzDocumentNames: reading any text for a data-class tool's name never fails, and a JSON document
+// that names the tool still does stringified inside another, as an SDK that encodes a document twice
+// writes it.
+func FuzzDocumentNames(f *testing.F) {
+	cfg := createDefaultConfig()
+	cfg.Tools = map[string]string{"find_customer": "customer"}
+	set := processortest.NewNopSettings(metadata.Type)
+	set.ID = component.NewIDWithName(metadata.Type, "fuzz-names")
+	p, err := newShapeOnly(set, cfg)
+	require.NoError(f, err)
+	f.Cleanup(func() { _ = p.shutdown(context.Background()) })
+	b := newBatch(p)
+	for _, s := range []string{`{"tool":"find_customer"}`, `[{"name":"find_customer","description":"x"}]`,
+		`{'tool': 'find_customer'}`, `{"a":"{\"tool\":\"find\\u005fcustomer\"}"}`, `"find_customer"`, `{"tool":"find_customer"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		named := b.textNamesShapedTool([]byte(text), 1, false, false)
+		if !named || !jsonraw.Valid([]byte(text)) || !jsonraw.IsContainer(bytes.TrimSpace([]byte(text))) {
+			return
+		}
+		quoted, err := json.Marshal(text)
+		require.NoError(t, err)
+		if wrapped := `{"payload":` + string(quoted) + `}`; !b.textNamesShapedTool([]byte(wrapped), 0, false, false) {
+			t.Errorf("%s names the tool, %s does not", text, wrapped)
 		}
 	})
 }
