@@ -65,4 +65,5 @@ var uncapturable = map[string]string{
 	"pydantic-ai":           "testdata/formats/genai/pydantic-ai-*.traces.json",         // a Python library, from PyPI
 	"logfire-openai-agents": "testdata/formats/genai/logfire-openai-agents.traces.json", // Python libraries, from PyPI
 	"mlflow":                "testdata/formats/genai/mlflow*.traces.json",               // a Python library, from PyPI
+	"haystack":              "testdata/formats/genai/haystack-*.traces.json",            // a Python library, from PyPI
 }

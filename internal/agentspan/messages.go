@@ -31,6 +31,8 @@ import (
 //	Ollama             {"role":"tool","tool_name","content"}, calls {"function":{"name","arguments"}} without ids
 //	LangChain dicts    {"type":"tool","tool_call_id","name","content","artifact"}; calls {"name","args","id","type":"tool_call"}
 //	LangChain lc       {"lc":1,"type":"constructor","id":[..,"ToolMessage"],"kwargs":{"tool_call_id","name","content","artifact"}}
+//	Haystack           {"role","meta","name","content":[{"tool_call":{"tool_name","arguments","id"}}]} (a call as
+//	                   LangChain's is, by its members) {"tool_call_result":{"result","origin":{the call},"error"}}
 //
 // A member can mean several things ("content" is a result on a tool message and text on an assistant
 // one), so each slot fills independently, and every repeat of a key is kept: a duplicate "response"
@@ -58,7 +60,7 @@ func contextOf(key []byte) context {
 	switch string(key) {
 	case "functionCall", "toolUse", "function_call", "tool_use", "toolRequest":
 		return inCall
-	case "functionResponse", "toolResult", "function_response", "tool_result", "toolResponse":
+	case "functionResponse", "toolResult", "function_response", "tool_result", "toolResponse", "tool_call_result":
 		return inResult
 	}
 	return inNone
@@ -107,6 +109,7 @@ type object struct {
 	args                              [maxArgs]node
 	text                              node
 	function                          node // OpenAI's nested {"name","arguments"}
+	origin                            node // the call a Haystack result answers, {"tool_name","arguments","id"}
 	kwargs                            node // LangChain's serialised constructor arguments
 	lcClass                           node // LangChain's "id" array naming the class
 	finish                            node // a reply's finish reason
@@ -137,6 +140,10 @@ func (o *object) read(key []byte, v node) {
 		if v.kind() == kindObject {
 			o.function = v
 		}
+	case "origin":
+		if v.kind() == kindObject {
+			o.origin = v
+		}
 	case "toolCallId", "tool_call_id", "call_id", "callId", "tool_use_id", "toolUseId", "gen_ai.tool.call.id":
 		if o.nStrong < maxIDs {
 			o.strongIDs[o.nStrong] = v
@@ -154,6 +161,9 @@ func (o *object) read(key []byte, v node) {
 			o.weakID = v
 		}
 	case "name", "toolName", "tool_name":
+		if v.kind() == kindNone || !v.otlp && string(v.raw) == "null" {
+			return // Haystack's messages carry "name": null; it names nothing
+		}
 		if o.nNames < maxNames {
 			o.names[o.nNames] = v
 			o.nNames++

@@ -99,7 +99,7 @@ type flatTranscript struct {
 // specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith, Logfire's OpenAI Agents, the
 // Anthropic SDK's and OpenLLMetry's LangChain spans write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &openLLMetry, &genAI, &openInference, &vercelAI, &langfuse, &genkit, &mlflowTracing}
+	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &openLLMetry, &genAI, &openInference, &vercelAI, &langfuse, &genkit, &haystack, &mlflowTracing}
 }
 
 // commonStructural are structural whatever the convention: error type and status.

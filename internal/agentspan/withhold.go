@@ -393,6 +393,13 @@ func (w *Withholder) addCall(o *object) {
 func (w *Withholder) addResult(o *object) {
 	it := item{kind: itemResult, rec: w.rec, doc: w.doc, event: w.inEvent}
 	w.readIDs(&it, o)
+	if o.origin.ok() && it.nID == 0 && it.nName == 0 {
+		// Haystack's result names its call only in "origin", a copy of the call.
+		origin := w.objects.push()
+		readObject(o.origin, origin)
+		w.readIDs(&it, origin)
+		w.objects.pop()
+	}
 	if o.overflow {
 		w.addPayloads(&it, o.whole())
 	} else {

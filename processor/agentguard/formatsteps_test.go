@@ -83,3 +83,26 @@ func assertFormatJudged(t *testing.T, file string, finishes ...string) {
 	assert.Equal(t, map[string]string{"1": judged, "2": judged}, steps)
 	assert.Equal(t, finishes, finished)
 }
+
+// TestHaystackStepsAreJudged: Haystack 3.x runs each tool call in a haystack.agent.step.tool span that
+// names the tool and holds its arguments and what it returned; its model calls' replies are Haystack's
+// ChatMessage dicts, their finish reasons in the meta. The steps are judged and the finish reasons read.
+// In 2.x one ToolInvoker span runs every call of a message: there is no step to judge, but the chat
+// generators' component spans are model calls, their finish reasons read.
+func TestHaystackStepsAreJudged(t *testing.T) {
+	assertFormatJudged(t, "haystack-3-agent.traces.json", "tool_calls", "stop")
+
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "formats", "genai", "haystack-2-agent.traces.json"))
+	require.NoError(t, err)
+	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
+	require.NoError(t, err)
+	var finished []string
+	for _, span := range walk.Spans(newHarness(t, seedConfig()).run(td)) {
+		_, step := span.Attributes().Get(annotation.Step)
+		assert.False(t, step, "%s is no step", span.Name())
+		if v, ok := span.Attributes().Get(annotation.Finish); ok {
+			finished = append(finished, v.Str())
+		}
+	}
+	assert.Equal(t, []string{"tool_calls", "stop"}, finished)
+}

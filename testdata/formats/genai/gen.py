@@ -2031,6 +2031,205 @@ def case_mlflow():
     )
 
 
+# ---------------------------------------------------------------------------
+# Haystack (deepset-ai/haystack), Python, its own OpenTelemetry tracer with content tracing on
+# (HAYSTACK_CONTENT_TRACING_ENABLED=true). Every tag is one attribute: a str, bool, int or float as it
+# is, anything else json.dumps of its _to_trace_dict()/to_dict() form (default separators, ASCII
+# escapes). No gen_ai.* key anywhere, and in 2.x no attribute holds a tool's name alone: the tools run
+# inside one ToolInvoker component span, and their names are only inside its JSON.
+
+HAYSTACK = "deepset-ai/haystack"
+HAYSTACK_2_REF = "df44022bbd85d38123b76350f639803068f43aba"  # v2.31.0
+HAYSTACK_3_REF = "c7cb46c0f28ad1984f60e5d3e9404b124a221437"  # 3.2.0-rc0
+HAYSTACK_INTEGRATIONS = "deepset-ai/haystack-core-integrations"
+HAYSTACK_INTEGRATIONS_REF = "50a84e949fc700ed05cb4600b99f73955b787db8"
+
+
+def hs_tool(name, description, props):
+    return {"type": "haystack.tools.tool.Tool", "data": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": props, "required": list(props)},
+        "function": "app." + name, "outputs_to_string": None, "inputs_from_state": None, "outputs_to_state": None}}
+
+
+HS_TOOLS = [
+    hs_tool("find_customer", "Find a customer by name, email or account", {"query": {"type": "string"}}),
+    hs_tool("get_weather", "Current weather in a city", {"city": {"type": "string"}}),
+]
+
+
+def hs_message(role, content, meta=None):
+    """ChatMessage.to_dict(): role, meta, name, content, in that order."""
+    return {"role": role, "meta": meta or {}, "name": None, "content": content}
+
+
+def hs_meta(finish, tin, tout):
+    return {"model": "gpt-4o-mini-2024-07-18", "index": 0, "finish_reason": finish,
+            "usage": {"completion_tokens": tout, "prompt_tokens": tin, "total_tokens": tin + tout}}
+
+
+def hs_call(call_id, name, arguments):
+    return {"tool_name": name, "arguments": arguments, "id": call_id, "extra": None}
+
+
+def hs_rounds(result_text):
+    """The run's messages: the user's, the model's two tool calls, one tool message per result (its
+    text as result_text makes it from what the tool returned), the answer."""
+    c1, c2 = hs_call("call_1", "find_customer", FIND_ARGS), hs_call("call_2", "get_weather", WEATHER_ARGS)
+    user = hs_message("user", [{"text": USER_TEXT}])
+    calls = hs_message("assistant", [{"tool_call": c1}, {"tool_call": c2}], hs_meta("tool_calls", 96, 52))
+    results = [hs_message("tool", [{"tool_call_result": {"result": result_text(r), "origin": c, "error": False}}])
+               for c, r in ((c1, RECORD), (c2, WEATHER))]
+    final = hs_message("assistant", [{"text": FINAL_TEXT}], hs_meta("stop", 281, 24))
+    return user, calls, results, final
+
+
+def hs_state(messages):
+    """State.to_dict() of an Agent's state holding messages."""
+    msg_type = "list[haystack.dataclasses.chat_message.ChatMessage]"
+    return {"schema": {"messages": {"type": msg_type, "handler": "haystack.components.agents.state.state_utils.merge_lists"}},
+            "data": {"serialization_schema": {"type": "object", "properties": {"messages": {
+                "type": "array", "items": {"type": "haystack.dataclasses.chat_message.ChatMessage"}}}},
+                "serialized_data": {"messages": messages}}}
+
+
+def hs_component(name, typ, module, inputs, outputs, inp, out, visits):
+    """A haystack.component.run span's attributes (PipelineBase._create_component_span and
+    Pipeline._run_component)."""
+    return {
+        "haystack.component.name": name, "haystack.component.type": typ,
+        "haystack.component.fully_qualified_type": module + "." + typ,
+        "haystack.component.input_types": jdump({k: v for k, v in inputs.items()}),
+        "haystack.component.input_spec": jdump({k: {"type": v, "senders": []} for k, v in inputs.items()}),
+        "haystack.component.output_spec": jdump({k: {"type": v, "receivers": []} for k, v in outputs.items()}),
+        "haystack.component.input": jdump(inp),
+        "haystack.component.visits": visits,
+        "haystack.component.output": jdump(out),
+    }
+
+
+def haystack_2(t):
+    T = tid(t)
+    pipe, agent_c, agent, g1, ti, g2 = (sid(t, i) for i in range(1, 7))
+    # ToolInvoker's default output handler: str() of what the tool returned, a dict's repr.
+    user, calls, results, final = hs_rounds(str)
+    history = [user, calls] + results
+    gen = "haystack.components.generators.chat.openai"
+    chat_in = {"messages": "list", "tools": "list"}
+    chat_out = {"replies": "list[haystack.dataclasses.chat_message.ChatMessage]"}
+    schema = {"messages": {"type": "list[haystack.dataclasses.chat_message.ChatMessage]",
+                           "handler": "haystack.components.agents.state.state_utils.merge_lists"}}
+    spans = [
+        span(T, pipe, "haystack.pipeline.run", 0, 1000, {
+            "haystack.pipeline.input_data": jdump({"agent": {"messages": [user]}}),
+            "haystack.pipeline.output_data": jdump({}), "haystack.pipeline.metadata": jdump({}),
+            "haystack.pipeline.max_runs_per_component": 100}),
+        span(T, agent_c, "haystack.component.run", 2, 998, hs_component(
+            "agent", "Agent", "haystack.components.agents.agent", {"messages": "list"},
+            {"messages": "list[haystack.dataclasses.chat_message.ChatMessage]", "last_message": "ChatMessage"},
+            {"messages": [user]}, {"messages": history + [final], "last_message": final}, 1), parent=pipe),
+        span(T, agent, "haystack.agent.run", 4, 996, {
+            "haystack.agent.max_steps": 100, "haystack.agent.tools": jdump(HS_TOOLS),
+            "haystack.agent.exit_conditions": jdump(["text"]), "haystack.agent.state_schema": jdump(schema),
+            "haystack.agent.input": jdump({"messages": [user], "streaming_callback": None, "break_point": None, "snapshot": None}),
+            "haystack.agent.output": jdump({"messages": history + [final]}),
+            "haystack.agent.steps_taken": 2}, parent=agent_c),
+        span(T, g1, "haystack.component.run", 10, 300, hs_component(
+            "chat_generator", "OpenAIChatGenerator", gen, chat_in, chat_out,
+            {"messages": [user], "tools": HS_TOOLS}, {"replies": [calls]}, 1), parent=agent),
+        span(T, ti, "haystack.component.run", 305, 360, hs_component(
+            "tool_invoker", "ToolInvoker", "haystack.components.tools.tool_invoker",
+            {"messages": "list", "state": "State", "tools": "list", "enable_streaming_callback_passthrough": "bool"},
+            {"tool_messages": "list[haystack.dataclasses.chat_message.ChatMessage]", "state": "State"},
+            {"messages": [calls], "state": hs_state([user, calls]), "tools": HS_TOOLS, "enable_streaming_callback_passthrough": False},
+            {"tool_messages": results, "state": hs_state([user, calls])}, 1), parent=agent),
+        span(T, g2, "haystack.component.run", 365, 990, hs_component(
+            "chat_generator", "OpenAIChatGenerator", gen, chat_in, chat_out,
+            {"messages": history, "tools": HS_TOOLS}, {"replies": [final]}, 2), parent=agent),
+    ]
+    return traces([({"name": "haystack"}, spans)], service="haystack")
+
+
+def haystack_3(t):
+    T = tid(t)
+    agent, s1, l1, f1, f2, s2, l2 = (sid(t, i) for i in range(1, 8))
+    # The Agent's tool calling: _result_to_string, json.dumps(result, ensure_ascii=False) of a dict.
+    user, calls, results, final = hs_rounds(lambda r: json.dumps(r, ensure_ascii=False))
+    history = [user, calls] + results
+    schema = {"messages": {"type": "list[haystack.dataclasses.chat_message.ChatMessage]",
+                           "handler": "haystack.components.agents.state.state_utils.merge_lists"}}
+
+    def tool_span(s, start, end, name, description, args, result):
+        return span(T, s, "haystack.agent.step.tool", start, end, {
+            "haystack.tool.name": name, "haystack.tool.description": description,
+            "haystack.agent.step.tool.input": jdump(args), "haystack.agent.step.tool.output": jdump(result)}, parent=s1)
+
+    spans = [
+        span(T, agent, "haystack.agent.run", 0, 1000, {
+            "haystack.agent.max_steps": 100, "haystack.agent.tools": jdump(HS_TOOLS),
+            "haystack.agent.exit_conditions": jdump(["text"]), "haystack.agent.state_schema": jdump(schema),
+            "haystack.agent.input": jdump({"messages": [user]}),
+            "haystack.agent.output": jdump({"messages": history + [final], "last_message": final}),
+            "haystack.agent.steps_taken": 2}),
+        span(T, s1, "haystack.agent.step", 5, 400, {"haystack.agent.step": 0}, parent=agent),
+        span(T, l1, "haystack.agent.step.llm", 10, 300, {
+            "haystack.agent.step.llm.input": jdump({"messages": [user], "tools": HS_TOOLS}),
+            "haystack.agent.step.llm.output": jdump({"replies": [calls]})}, parent=s1),
+        tool_span(f1, 305, 340, "find_customer", HS_TOOLS[0]["data"]["description"], FIND_ARGS, RECORD),
+        tool_span(f2, 305, 360, "get_weather", HS_TOOLS[1]["data"]["description"], WEATHER_ARGS, WEATHER),
+        span(T, s2, "haystack.agent.step", 405, 995, {"haystack.agent.step": 1}, parent=agent),
+        span(T, l2, "haystack.agent.step.llm", 410, 990, {
+            "haystack.agent.step.llm.input": jdump({"messages": history, "tools": HS_TOOLS}),
+            "haystack.agent.step.llm.output": jdump({"replies": [final]})}, parent=s2),
+    ]
+    return traces([({"name": "haystack"}, spans)], service="haystack")
+
+
+def case_haystack():
+    tracing_sources = [
+        {"repo": HAYSTACK, "path": "haystack/tracing/utils.py", "ref": HAYSTACK_2_REF,
+         "what": "coerce_tag_value: bool/str/int/float as they are, None as '', anything else json.dumps(_serializable_value(v)) (default separators, ensure_ascii), which uses _to_trace_dict() or to_dict()"},
+        {"repo": HAYSTACK, "path": "haystack/dataclasses/chat_message.py", "ref": HAYSTACK_2_REF,
+         "what": "ChatMessage.to_dict: role, meta, name, content; parts {text}, {tool_call: {tool_name, arguments, id, extra}}, {tool_call_result: {result, origin, error}}"},
+    ]
+    f = write("haystack-2-agent.traces.json", [haystack_2(46)])
+    add_case(
+        "haystack-2-agent", [f], tracing_sources + [
+            {"repo": HAYSTACK, "path": "haystack/core/pipeline/base.py", "ref": HAYSTACK_2_REF,
+             "what": "_create_component_span: haystack.component.run with haystack.component.{name, type, fully_qualified_type, input_types, input_spec, output_spec}"},
+            {"repo": HAYSTACK, "path": "haystack/core/pipeline/pipeline.py", "ref": HAYSTACK_2_REF,
+             "what": "haystack.pipeline.run (input_data, output_data at start so '{}', metadata, max_runs_per_component); _run_component: content tags haystack.component.input before run() and haystack.component.output, tag haystack.component.visits"},
+            {"repo": HAYSTACK, "path": "haystack/components/agents/agent.py", "ref": HAYSTACK_2_REF,
+             "what": "_create_agent_span: haystack.agent.run (max_steps, tools, exit_conditions, state_schema), content tags haystack.agent.input and haystack.agent.output, steps_taken; its chat_generator and tool_invoker run as haystack.component.run children"},
+            {"repo": HAYSTACK, "path": "haystack/components/tools/tool_invoker.py", "ref": HAYSTACK_2_REF,
+             "what": "ToolInvoker.run(messages, state, tools, enable_streaming_callback_passthrough) -> {tool_messages, state}; _default_output_to_string_handler: str(result) of a dict, so a Python repr"},
+        ],
+        "One Haystack 2.x Agent inside a Pipeline (haystack 2.31.0, its OpenTelemetry tracer, content tracing on): "
+        "haystack.pipeline.run > haystack.component.run (agent) > haystack.agent.run > haystack.component.run "
+        "chat_generator (two tool calls), tool_invoker (both tools), chat_generator (the answer). No span is a tool's "
+        "and no attribute names a tool alone: both tools run inside the tool_invoker span. The record is the Python "
+        "repr of the dict find_customer returned, as the result of a tool_call_result part, in the tool_invoker's "
+        "output, the second chat_generator's input, and the agent's output (haystack.agent.output and the agent "
+        "component's). Not reproduced: the haystack.tracing.auto_enable span, usage's token details.",
+    )
+    f = write("haystack-3-agent.traces.json", [haystack_3(47)])
+    add_case(
+        "haystack-3-agent", [f], tracing_sources + [
+            {"repo": HAYSTACK, "path": "haystack/components/agents/agent.py", "ref": HAYSTACK_3_REF,
+             "what": "haystack.agent.run (same tags as 2.x, output with last_message), haystack.agent.step (tag haystack.agent.step, the step counter), haystack.agent.step.llm with content tags haystack.agent.step.llm.input ({messages, tools}) and .output ({replies})"},
+            {"repo": HAYSTACK, "path": "haystack/components/agents/tool_calling.py", "ref": HAYSTACK_3_REF,
+             "what": "_create_tool_span: one haystack.agent.step.tool span per tool call, tags haystack.tool.name and haystack.tool.description, content tags haystack.agent.step.tool.input (the arguments) and .output (what the tool returned); _result_to_string: json.dumps(result, ensure_ascii=False) for the tool message"},
+            {"repo": HAYSTACK_INTEGRATIONS, "path": "integrations/opentelemetry/src/haystack_integrations/components/connectors/opentelemetry/opentelemetry_connector.py", "ref": HAYSTACK_INTEGRATIONS_REF,
+             "what": "the 3.x tracer: resource service.name haystack, tracer haystack, the core 2.x tracer's tag coercion"},
+        ],
+        "The same run with Haystack 3.x's Agent (3.2.0-rc0, traced by opentelemetry-haystack): haystack.agent.run > "
+        "haystack.agent.step > haystack.agent.step.llm (two tool calls), one haystack.agent.step.tool span per call "
+        "(haystack.tool.name alone, the arguments and what the tool returned as JSON), then a second step with the "
+        "answer. The record is the find_customer tool span's output, the result of a tool_call_result part in the "
+        "second llm span's input (JSON text inside the JSON), and the agent's output.",
+    )
+
+
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
@@ -2044,6 +2243,7 @@ CASES = [
     case_spring_ai,
     case_logfire_openai_agents,
     case_mlflow,
+    case_haystack,
     case_finish,
 ]
 
