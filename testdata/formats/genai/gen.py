@@ -2230,6 +2230,158 @@ def case_haystack():
     )
 
 
+# ---------------------------------------------------------------------------
+# LlamaIndex's own OpenTelemetry integration (llama-index-observability-otel), Python: a FunctionAgent
+# whose OpenAI model calls both tools at once. No convention reads it: it is here to show what the
+# guarantee holds on a format agentotel does not know. Spans are LlamaIndex's dispatcher spans, named
+# Class.method; their only attributes are the workflow's llamaindex.* tags; LlamaIndex's instrumentation
+# events become span events named by class, their model_dump() flattened into dotted keys (a list of
+# dicts as json.dumps, None as "null"). The tool's name, arguments and output are on the call_tool step
+# span's AgentToolCallStartEvent / AgentToolCallEndEvent; the model's input on the chat span's
+# LLMChatStartEvent. With streaming (FunctionAgent's default) the replies' events arrive after their
+# span closed and are dropped.
+
+LLAMA_INDEX = "run-llama/llama_index"
+LLAMA_INDEX_REF = "23d883949bda8b3338695c0b1448a7d0128ddf78"
+WORKFLOWS = "run-llama/workflows-py"
+WORKFLOWS_REF = "0b2098b762f4f49994c7877a40f2060f419dcae7"
+
+
+def li_summary(cls, fields, max_length=200):
+    """workflows' summarize_event: Class(field=repr(value), ...), long strings cut at 50, lists of more
+    than 3 items and dicts of more than 3 keys counted, the whole cut at 200."""
+    def value(v):
+        if isinstance(v, str):
+            return repr(v[:50] + "..." if len(v) > 50 else v)
+        if isinstance(v, list) and len(v) > 3:
+            return "[%d items]" % len(v)
+        if isinstance(v, dict) and len(v) > 3:
+            return "{%d keys}" % len(v)
+        return v if isinstance(v, LiRepr) else repr(v)
+    out = "%s(%s)" % (cls, ", ".join("%s=%s" % (k, value(v)) for k, v in fields))
+    return out[:max_length - 3] + "..." if len(out) > max_length else out
+
+
+class LiRepr(str):
+    """A pydantic model's repr, already written."""
+
+
+def li_flatten(d, parent=""):
+    """llama-index-observability-otel's flatten_dict."""
+    out = {}
+    for k, v in d.items():
+        key = parent + "." + k if parent else k
+        if isinstance(v, dict):
+            out.update(li_flatten(v, key))
+        elif v is None:
+            out[key] = "null"
+        elif isinstance(v, (str, int, float, bool)) or (isinstance(v, list) and all(isinstance(x, (str, int, float, bool)) for x in v)):
+            out[key] = v
+        else:
+            out[key] = json.dumps(v, default=str)
+    return out
+
+
+def li_event(name, at, span_id, tags, data):
+    base = {"timestamp": '"2026-01-01 00:00:00.%06d"' % at, "id_": "evt-%d" % at, "span_id": span_id, "tags": tags}
+    return event(name, at, li_flatten({**data, **base, "class_name": name}))
+
+
+def llamaindex_run(t):
+    T = tid(t)
+    root, step1, llm1, tool1, fn1, tool2, fn2, agg1, agg2, step2, llm2 = (sid(t, i) for i in range(1, 12))
+    run_id = "run_Vq3kP0aZ"
+    calls = [("call_1", "find_customer", FIND_ARGS, RECORD,
+              "find_customer(query: str) -> dict\nFind a customer by name, email or account"),
+             ("call_2", "get_weather", WEATHER_ARGS, WEATHER, "get_weather(city: str) -> dict\nCurrent weather in a city")]
+
+    def tags(input_event, summary):
+        return {"llamaindex.run_id": run_id, "llamaindex.step.input_event": input_event, "llamaindex.step.input_summary": summary}
+
+    def tool_output_repr(name, args, result):
+        return LiRepr("ToolOutput(blocks=[TextBlock(block_type='text', text=%r)], tool_name=%r, raw_input=%r, raw_output=%r, is_error=False)"
+                      % (str(result), name, {"args": (), "kwargs": args}, result))
+
+    user = {"role": "user", "additional_kwargs": {}, "blocks": [{"block_type": "text", "text": USER_TEXT}]}
+    assistant = {"role": "assistant", "additional_kwargs": {"tool_calls": [
+        {"index": i, "id": cid, "function": {"arguments": jdump(args), "name": name}, "type": "function"}
+        for i, (cid, name, args, _, _) in enumerate(calls)]}, "blocks": []}
+    results = [{"role": "tool", "additional_kwargs": {"tool_call_id": cid}, "blocks": [{"block_type": "text", "text": str(result)}]}
+               for cid, _, _, result, _ in calls]
+    openai_tools = [{"type": "function", "function": {"name": name, "description": desc.replace("\\n", "\n"),
+                                                      "parameters": {"type": "object", "properties": {k: {"type": "string"} for k in args}, "required": list(args)}}}
+                    for _, name, args, _, desc in calls]
+    setup = li_summary("AgentSetup", [("input", [LiRepr("ChatMessage(role=<MessageRole.USER: 'user'>, ...)")]), ("current_agent_name", "Agent")])
+
+    def chat_span(s, parent, start, end, messages, step_tags):
+        start_event = li_event("LLMChatStartEvent", start + 1, "OpenAI.astream_chat-%s" % s, step_tags, {
+            "model_dict": {"model": "gpt-4o-mini", "temperature": 0.1, "class_name": "openai_llm"},
+            "messages": messages, "additional_kwargs": {"tools": openai_tools, "tool_choice": "auto"}})
+        return span(T, s, "OpenAI.astream_chat", start, end, step_tags, parent=parent, events=[start_event], status={"code": 1})
+
+    step1_tags = tags("AgentSetup", setup)
+    spans = [
+        span(T, root, "FunctionAgent.run", 0, 1000, {}, status={"code": 1}),
+        span(T, step1, "BaseWorkflowAgent.run_agent_step", 5, 300, step1_tags, parent=root, status={"code": 1}),
+        chat_span(llm1, step1, 10, 290, [user], step1_tags),
+    ]
+    for i, (cid, name, args, result, desc) in enumerate(calls):
+        call_s, fn_s, agg_s = (tool1, fn1, agg1) if i == 0 else (tool2, fn2, agg2)
+        call_tags = tags("ToolCall", li_summary("ToolCall", [("tool_name", name), ("tool_kwargs", args), ("tool_id", cid)]))
+        output = tool_output_repr(name, args, result)
+        result_summary = li_summary("ToolCallResult", [("tool_name", name), ("tool_kwargs", args), ("tool_id", cid),
+                                                       ("tool_output", output), ("return_direct", False)])
+        start, end = 305 + 20 * i, 340 + 20 * i
+        events = [
+            li_event("AgentToolCallStartEvent", start + 1, "BaseWorkflowAgent.call_tool-%s" % call_s, call_tags,
+                     {"tool_id": cid, "tool_name": name, "tool_kwargs": args, "tool_description": desc.replace("\\n", "\n")}),
+            li_event("AgentToolCallEndEvent", end - 1, "BaseWorkflowAgent.call_tool-%s" % call_s, call_tags, {
+                "tool_id": cid, "tool_name": name, "tool_output": {
+                    "blocks": [{"block_type": "text", "text": str(result)}], "tool_name": name,
+                    "raw_input": {"args": [], "kwargs": args}, "raw_output": result, "is_error": False}}),
+            event("step.output", end, {"output": result_summary}),
+        ]
+        spans.append(span(T, call_s, "BaseWorkflowAgent.call_tool", start, end, call_tags, parent=root, events=events, status={"code": 1}))
+        spans.append(span(T, fn_s, "FunctionTool.acall", start + 2, end - 2, call_tags, parent=call_s, status={"code": 1}))
+        spans.append(span(T, agg_s, "BaseWorkflowAgent.aggregate_tool_results", end + 1, end + 3,
+                          tags("ToolCallResult", result_summary), parent=root, status={"code": 1}))
+    step2_tags = tags("AgentSetup", setup)
+    spans += [
+        span(T, step2, "BaseWorkflowAgent.run_agent_step", 400, 990, step2_tags, parent=root, status={"code": 1}),
+        chat_span(llm2, step2, 405, 985, [user, assistant] + results, step2_tags),
+    ]
+    return traces([({"name": "llamaindex.opentelemetry.tracer"}, spans)], service="llamaindex.opentelemetry")
+
+
+def case_llamaindex():
+    f = write("llamaindex-otel.traces.json", [llamaindex_run(48)])
+    add_case(
+        "llamaindex-otel", [f], [
+            {"repo": LLAMA_INDEX, "path": "llama-index-integrations/observability/llama-index-observability-otel/llama_index/observability/otel/base.py", "ref": LLAMA_INDEX_REF,
+             "what": "OTelCompatibleSpanHandler.new_span: the span named by its id without the uuid (Class.method), its instrument tags as attributes (llamaindex.* when undotted), status OK; OTelCompatibleEventHandler: an event per instrumentation event, named by class_name(), attributes flatten_dict(event.model_dump()), added when its span ends (dropped when the span ended before); scope llamaindex.opentelemetry.tracer, resource service.name llamaindex.opentelemetry"},
+            {"repo": LLAMA_INDEX, "path": "llama-index-integrations/observability/llama-index-observability-otel/llama_index/observability/otel/utils.py", "ref": LLAMA_INDEX_REF,
+             "what": "flatten_dict: nested dicts as dotted keys, str/int/float/bool and sequences of them as they are, anything else json.dumps(v, default=str)"},
+            {"repo": LLAMA_INDEX, "path": "llama-index-core/llama_index/core/agent/workflow/base_agent.py", "ref": LLAMA_INDEX_REF,
+             "what": "call_tool: AgentToolCallStartEvent(tool_id, tool_name, tool_kwargs, tool_description) and AgentToolCallEndEvent(tool_id, tool_name, tool_output)"},
+            {"repo": LLAMA_INDEX, "path": "llama-index-core/llama_index/core/tools/function_tool.py", "ref": LLAMA_INDEX_REF,
+             "what": "ToolOutput(blocks=[TextBlock(text=str(raw_output))], tool_name, raw_input={args, kwargs}, raw_output): a dict's content is its Python repr"},
+            {"repo": LLAMA_INDEX, "path": "llama-index-core/llama_index/core/llms/callbacks.py", "ref": LLAMA_INDEX_REF,
+             "what": "llm_chat_callback: LLMChatStartEvent(model_dict, messages, additional_kwargs) on the chat span"},
+            {"repo": WORKFLOWS, "path": "packages/llama-index-workflows/src/workflows/_event_summary.py", "ref": WORKFLOWS_REF,
+             "what": "summarize_event: Class(field=repr(value), ...), strings over 50 characters cut, the whole cut at 200; the step spans' llamaindex.step.input_summary and step.output events"},
+        ],
+        "One FunctionAgent run (llama-index-core with llama-index-observability-otel 0.6.4, the OpenAI model, streaming as "
+        "by default) calling find_customer and get_weather at once, then answering: FunctionAgent.run > "
+        "BaseWorkflowAgent.run_agent_step > OpenAI.astream_chat, two BaseWorkflowAgent.call_tool (each > "
+        "FunctionTool.acall) and two aggregate_tool_results, run_agent_step > OpenAI.astream_chat. No convention reads "
+        "it. The record is in the find_customer call_tool span's AgentToolCallEndEvent (tool_output.raw_output.* one key "
+        "each, tool_output.blocks its Python repr), in the 200-character summaries of its ToolCallResult (its "
+        "aggregate_tool_results span, the call_tool span's step.output event), and as the text of a tool message in the "
+        "second chat span's LLMChatStartEvent messages. Not reproduced: the init_run, setup_agent and parse_agent_output "
+        "step spans, the workflow.output event, the model_dict's other fields.",
+    )
+
+
 CASES = [
     case_genai_structured_span,
     case_genai_inference_details,
@@ -2244,6 +2396,7 @@ CASES = [
     case_logfire_openai_agents,
     case_mlflow,
     case_haystack,
+    case_llamaindex,
     case_finish,
 ]
 
