@@ -289,9 +289,9 @@ func (p *shapeOnly) isToolNameLeaf(leaf []byte) bool {
 	return false
 }
 
-// quotesShapedTool reports whether text holds a data-class tool's name alone. Names are lower-case; a
-// text holding one of the two characters outside ASCII that lower-case into ASCII letters (the Kelvin
-// sign, the dotted capital I), or a name outside ASCII, is compared lower-cased whole.
+// quotesShapedTool reports whether text is a data-class tool's name or quotes one (holdsAlone). Names
+// are lower-case; a text holding one of the two characters outside ASCII that lower-case into ASCII
+// letters (the Kelvin sign, the dotted capital I), or a name outside ASCII, is compared lower-cased whole.
 func (p *shapeOnly) quotesShapedTool(text []byte) bool {
 	lowered := ""
 	folds := bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u0130"))
