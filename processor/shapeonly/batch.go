@@ -93,9 +93,10 @@ type record struct {
 	argsKey, resultKey string
 	unwrap             func([]byte, int) (agentspan.Envelope, bool)
 	conv               *agentspan.Convention
-	// isTool: a tool call; classed: it carries a shaped data class; namesTool: no convention claims it
-	// and its values name a data-class tool (valuenames.go); dc: its data is withheld whole.
-	isTool, classed, namesTool, dc bool
+	// isTool: a tool call; classed: it carries a shaped data class; dc: its data is withheld whole.
+	isTool, classed, dc bool
+	// namesTool: no convention claims it, and how its values name a data-class tool (valuenames.go).
+	namesTool naming
 	// wrec..wlast are its records in the withholder, its events' after its own (-1: not read there);
 	// shaped: something in it was withheld.
 	wrec, wlast int32
@@ -176,8 +177,8 @@ func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool)
 	}
 	// One no convention claims at all may name such a tool in its values (valuenames.go); decide
 	// withholds it whole unless the transcript walk finds the tool's calls in it.
-	if !r.classed && v.Convention == nil && b.namesShapedToolWithin(&r) {
-		r.namesTool = true
+	if !r.classed && v.Convention == nil {
+		r.namesTool = b.namesShapedToolWithin(&r)
 	}
 	r.owner = b.ownerOf(trace, b.runOf(r.attrs, res))
 	b.records = append(b.records, r)
@@ -267,7 +268,7 @@ func (b *batch) decide() {
 			b.owners[r.owner].walk = true
 			continue
 		}
-		if r.namesTool {
+		if r.namesTool != namesNone {
 			b.owners[r.owner].walk = true
 		}
 		b.toRead = append(b.toRead, int32(i))
@@ -379,7 +380,7 @@ func (b *batch) build() {
 // carries (but, on the latter, the configured tool names that say which tool it ran).
 func (b *batch) shapeWhole(r *record, owner int32) {
 	located := r.isTool && (r.argsKey != "" || r.resultKey != "" || b.onToolEvents(r))
-	b.values.toolNamesKept = r.namesTool
+	b.values.toolNamesKept = r.namesTool != namesNone
 	defer func() { b.values.toolNamesKept = false }()
 	r.attrs.Range(func(k string, v pcommon.Value) bool {
 		if _, keep := b.p.structural[k]; keep {

@@ -39,21 +39,51 @@ const maxDocumentLevels = 3
 // functions, Anthropic's and MCP's tools, Haystack's.
 var definitionKeys = []string{"description", "parameters", "input_schema", "inputSchema", "parametersJsonSchema", "json_schema"}
 
-// namesShapedToolWithin reports whether a record's attributes, events or body name a data-class tool.
-func (b *batch) namesShapedToolWithin(r *record) bool {
+// naming is how a record names a data-class tool.
+type naming uint8
+
+const (
+	namesNone naming = iota
+	// namesInside: only inside a value, a document or a nested map, where a message in a shape the
+	// transcript walk knows may name it as the call it is.
+	namesInside
+	// namesOutright: an attribute's or event attribute's value is the name, or an attribute's or event's
+	// name holds it: the record says it is the tool's, whatever messages it also holds.
+	namesOutright
+)
+
+// namesShapedToolWithin reports how a record's attributes, events or body name a data-class tool.
+func (b *batch) namesShapedToolWithin(r *record) naming {
 	if len(b.p.shapedTools) == 0 {
-		return false
+		return namesNone
 	}
-	if b.mapNamesShapedTool(r.attrs, 0) || b.valueNamesShapedTool(r.body, 0, false) {
-		return true
+	found := b.attrsNameShapedTool(r.attrs)
+	if found < namesOutright && b.valueNamesShapedTool(r.body, 0, false) {
+		found = namesInside
 	}
-	for j := 0; j < r.events.Len(); j++ {
+	for j := 0; j < r.events.Len() && found < namesOutright; j++ {
 		e := r.events.At(j)
-		if b.p.namesShapedTool(e.Name()) || b.mapNamesShapedTool(e.Attributes(), 0) {
-			return true
+		if b.p.namesShapedTool(e.Name()) {
+			return namesOutright
 		}
+		found = max(found, b.attrsNameShapedTool(e.Attributes()))
 	}
-	return false
+	return found
+}
+
+// attrsNameShapedTool is namesShapedToolWithin for one map of attributes.
+func (b *batch) attrsNameShapedTool(attrs pcommon.Map) naming {
+	found := namesNone
+	attrs.Range(func(k string, v pcommon.Value) bool {
+		switch {
+		case b.p.namesShapedTool(k), v.Type() == pcommon.ValueTypeStr && b.p.isShapedToolName(jsonraw.StringBytes(v.Str())):
+			found = namesOutright
+		case found == namesNone && b.valueNamesShapedTool(v, 0, false):
+			found = namesInside
+		}
+		return found < namesOutright
+	})
+	return found
 }
 
 func (b *batch) mapNamesShapedTool(m pcommon.Map, depth int) bool {
@@ -245,13 +275,13 @@ func (b *batch) mayQuoteShapedTool(text []byte) bool {
 }
 
 // withholdNamingRecords withholds whole, and remembers, the records no convention claims whose values
-// name a data-class tool, unless the transcript walk found a data-class call in them: then the name is
-// a message's (a log record or span event in a known message shape), and the walk withholds that
-// call's arguments and results precisely.
+// name a data-class tool, unless they name it only inside their values and the transcript walk found a
+// data-class call in them: then the name is a message's (a log record or span event in a known message
+// shape), and the walk withholds that call's arguments and results precisely.
 func (b *batch) withholdNamingRecords() {
 	for i := range b.records {
 		r := &b.records[i]
-		if !r.namesTool || r.dc || b.w.ShapedCallIn(r.wrec, r.wlast) {
+		if r.namesTool == namesNone || r.dc || r.namesTool == namesInside && b.w.ShapedCallIn(r.wrec, r.wlast) {
 			continue
 		}
 		b.w.Withdraw(r.wrec, r.wlast)

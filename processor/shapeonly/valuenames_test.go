@@ -79,6 +79,13 @@ func TestRecordNamingADataClassToolInItsValues(t *testing.T) {
 	out = h.run(td)
 	assert.Equal(t, `{"email":"[withheld]"}`, eventAttr(spanAt(out, 0).Events().At(0), "output"))
 
+	td = spans(map[string]any{"name": "step"})
+	e = spanAt(td, 0).Events().AppendEmpty()
+	e.SetName("find_customer.result")
+	e.Attributes().PutStr("output", `{"email":"named11@mike.example"}`)
+	out = h.run(td)
+	assert.Equal(t, `{"email":"[withheld]"}`, eventAttr(spanAt(out, 0).Events().At(0), "output"), "an event named after the tool")
+
 	ld := plog.NewLogs()
 	lr := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords().AppendEmpty()
 	require.NoError(t, lr.Body().SetEmptyMap().FromRaw(map[string]any{"tool": "find_customer", "email": "named7@hotel.example"}))
@@ -140,6 +147,13 @@ func TestMessagesNamingADataClassToolAreWalked(t *testing.T) {
 	assert.Contains(t, got, "Who is the customer behind ref 7?", "the rest of the transcript stays")
 	assert.Contains(t, got, `"name":"find_customer"`)
 	assert.NotContains(t, got, "Ada Lovelace")
+
+	// The same messages on a record that also names the tool outright, in an attribute of its own, are
+	// no explanation: the record says it is the tool's, and what else it holds may be the tool's data.
+	out = h.run(spans(map[string]any{"name": "agent step", "mysdk.tool": "find_customer",
+		"mysdk.observation": `{"email":"observed@lima.example"}`, "mysdk.messages": `[` +
+			`{"role":"assistant","tool_calls":[{"id":"call_10","type":"function","function":{"name":"find_customer","arguments":"{}"}}]}]`}))
+	assert.Equal(t, `{"email":"[withheld]"}`, attr(out, 0, "mysdk.observation"))
 }
 
 // TestRecordWithheldWholeIsShapedOnce: a record withheld whole for naming a data-class tool is left to
