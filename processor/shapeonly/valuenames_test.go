@@ -8,6 +8,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,12 +18,14 @@ import (
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor/processortest"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadatatest"
 )
@@ -241,4 +245,34 @@ func FuzzDocumentNames(f *testing.F) {
 			t.Errorf("%s names the tool, %s does not", text, wrapped)
 		}
 	})
+}
+
+// BenchmarkNamesWithin is the check of every span no convention claims for a data-class tool's name in
+// its values (valuenames.go), over the spans of the LlamaIndex run in testdata/formats/genai: its step
+// and chat spans, whose events hold the messages and the tool's output, name find_customer in JSON
+// documents and Python reprs. records/op counts the spans that name it.
+func BenchmarkNamesWithin(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "formats", "genai", "llamaindex-otel.traces.json"))
+	require.NoError(b, err)
+	td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
+	require.NoError(b, err)
+	bt, _ := oneTraceBatch(newBenchProcessor(b))
+	var records []record
+	size := 0
+	for _, span := range walk.Spans(td) {
+		records = append(records, record{attrs: span.Attributes(), events: span.Events(), body: bt.noBody})
+		size += len(fmt.Sprint(span.Attributes().AsRaw()))
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	named := 0
+	for b.Loop() {
+		named = 0
+		for i := range records {
+			if bt.namesShapedToolWithin(&records[i]) != namesNone {
+				named++
+			}
+		}
+	}
+	b.ReportMetric(float64(named), "records/op")
 }
