@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
 // namesShapedTool reports whether a name (of a span no convention reads as a tool or model call, of a
@@ -18,6 +20,9 @@ import (
 func (p *shapeOnly) namesShapedTool(name string) bool {
 	if len(p.shapedTools) == 0 || name == "" {
 		return false
+	}
+	if p.shapedSearchable && !mayNameLiterally(jsonraw.StringBytes(name), p.shapedTools) {
+		return false // no name in any case: most span and attribute names
 	}
 	name = normalName(name)
 	for _, tool := range p.shapedTools {

@@ -41,6 +41,9 @@ type shapeOnly struct {
 	shapedClasses map[string]bool
 	tools         map[string]bool // normalised tool name: data-class or not
 	shapedTools   []string        // the normalised names of the tools configured data-class, sorted
+	// shapedSearchable: every one of them is printable ASCII but for the quote and the backslash, so a
+	// text that holds none of them in any case holds none (searchableName).
+	shapedSearchable bool
 	// toolsByLength are the configured tools' normalised names, by their length in bytes.
 	toolsByLength [][]string
 	memory        *memory
@@ -84,6 +87,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	}
 	slices.Sort(p.shapedTools)
 	p.shapedTools = slices.Compact(p.shapedTools) // two spellings of one tool
+	p.shapedSearchable = !slices.ContainsFunc(p.shapedTools, func(n string) bool { return !searchableName(n) })
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
 	if len(p.tools) > 0 {
 		p.setBounds.vocabulary = p.isToolNameLeaf

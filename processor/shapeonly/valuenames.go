@@ -76,7 +76,7 @@ func (b *batch) attrsNameShapedTool(attrs pcommon.Map) naming {
 	found := namesNone
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		switch {
-		case b.p.namesShapedTool(k), v.Type() == pcommon.ValueTypeStr && b.p.isShapedToolName(jsonraw.StringBytes(v.Str())):
+		case b.p.namesShapedTool(k), v.Type() == pcommon.ValueTypeStr && b.p.isShapedToolToken(jsonraw.StringBytes(v.Str())):
 			found = namesOutright
 		case found == namesNone && b.valueNamesShapedTool(v, 0, false):
 			found = namesInside
@@ -117,35 +117,35 @@ func (b *batch) valueNamesShapedTool(v pcommon.Value, depth int, listed bool) bo
 	return false
 }
 
-// textNamesShapedTool reports whether a string names a data-class tool: it is the name (unless listed),
-// or it is a document that names one, or, outside any document (top), it quotes one. level is how many
-// documents hold it.
+// textNamesShapedTool reports whether a string names a data-class tool: it is a token naming one
+// (unless listed), or it is a document that names one, or, outside any document (top), it quotes one.
+// level is how many documents hold it.
 func (b *batch) textNamesShapedTool(text []byte, level int, listed, top bool) bool {
-	if b.p.isShapedToolName(text) {
+	if b.p.isShapedToolToken(text) {
 		return !listed
 	}
-	if !b.mayQuoteShapedTool(text) {
+	if !b.mayMentionShapedTool(text) {
 		return false
 	}
 	if level == maxDocumentLevels {
-		return true // too deep to read: it may name one
+		return b.mayQuoteShapedTool(text) // too deep to read: it may name one
 	}
 	doc := bytes.TrimSpace(text)
 	if pyliteral.LooksLikeRepr(doc) {
 		converted, ok := pyliteral.ToJSON(b.documents[level][:0], doc, b.p.cfg.MaxDepth)
 		b.documents[level] = converted
 		if !ok {
-			return top
+			return top && b.mayQuoteShapedTool(text)
 		}
 		doc = converted
 	}
 	if !jsonraw.IsContainer(doc) {
-		return top
+		return top && b.mayQuoteShapedTool(text)
 	}
 	l := jsonraw.NewLexer(doc, b.p.cfg.MaxDepth)
 	found, ok := b.lexNames(&l, doc, 0, level)
-	// A document that cannot be read whole may name one where it stops.
-	return found || !ok || !l.AtEnd()
+	// A document that cannot be read whole may name one where it stops, if it quotes one.
+	return found || (!ok || !l.AtEnd()) && b.mayQuoteShapedTool(text)
 }
 
 // lexNames reads the value at the lexer's cursor, at nesting depth inside a document level documents
@@ -206,7 +206,7 @@ func (b *batch) lexObjectNames(l *jsonraw.Lexer, doc []byte, nesting, level int)
 			}
 			text := b.decoded(doc[vs:l.Pos()], escaped, level)
 			switch {
-			case b.p.isShapedToolName(text):
+			case b.p.isShapedToolToken(text):
 				named = true
 			case b.textNamesShapedTool(text, level+1, false, false):
 				return true, true
@@ -246,23 +246,115 @@ func (b *batch) decoded(raw []byte, escaped bool, level int) []byte {
 	return out
 }
 
-// isShapedToolName reports whether a text is a data-class tool's name, spaces aside, compared as tool
-// names are (strings.EqualFold folds the Kelvin sign and the dotted capital I as lower-casing does).
-func (p *shapeOnly) isShapedToolName(text []byte) bool {
-	t := ownString(bytes.TrimSpace(text))
+// isShapedToolToken reports whether a text is one token (no space, quote or bracket in it) that names a
+// data-class tool: the name itself, spaces aside, compared as tool names are (strings.EqualFold folds
+// the Kelvin sign and the dotted capital I as lower-casing does); or the name as a word of an
+// identifier, a path or a URL (crm.find_customer, tools/find_customer), as a span's name holds it. Most
+// texts hold no name at all: that is looked for first.
+func (p *shapeOnly) isShapedToolToken(text []byte) bool {
+	t := bytes.TrimSpace(text)
 	for _, name := range p.shapedTools {
-		if strings.EqualFold(t, name) {
+		if strings.EqualFold(ownString(t), name) {
+			return true
+		}
+		if len(t) > len(name) && isASCII(name) && indexFold(t, name) >= 0 && isToken(t) && holdsWordFold(t, name) {
 			return true
 		}
 	}
 	return false
 }
 
+// notInToken are the bytes a token does not hold: spaces make a text prose, quotes and brackets a
+// document.
+var notInToken = func() (set [256]bool) {
+	for _, c := range []byte(" \t\r\n\"'`{}[]") {
+		set[c] = true
+	}
+	return set
+}()
+
+func isToken(t []byte) bool {
+	for _, c := range t {
+		if notInToken[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsWordFold reports whether text holds name (lower-case ASCII) as a word, ASCII letters in either
+// case: neither the byte before it nor the one after continues a name (a letter, a digit, '_', '-', or
+// any byte outside ASCII, which may be part of a letter), as containsWord has it: a name that begins or
+// ends with another character needs no boundary there.
+func holdsWordFold(text []byte, name string) bool {
+	continues := func(c byte) bool {
+		return c == '_' || c == '-' || c >= utf8.RuneSelf || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
+	}
+	for from := 0; from+len(name) <= len(text); {
+		i := indexFold(text[from:], name)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(name)
+		if (start == 0 || !continues(name[0]) || !continues(text[start-1])) &&
+			(end == len(text) || !continues(name[len(name)-1]) || !continues(text[end])) {
+			return true
+		}
+		from = start + 1
+	}
+	return false
+}
+
+// indexFold is the index of the first place text holds name (lower-case ASCII), ASCII letters in either
+// case, or -1.
+func indexFold(text []byte, name string) int {
+	first, upper := name[0], name[0]
+	if 'a' <= first && first <= 'z' {
+		upper = first - 'a' + 'A'
+	}
+	found := -1
+	for _, c := range [2]byte{first, upper} {
+		for off := 0; off+len(name) <= len(text); {
+			i := bytes.IndexByte(text[off:len(text)-len(name)+1], c)
+			if i < 0 {
+				break
+			}
+			if equalFoldASCII(text[off+i:off+i+len(name)], name) {
+				if found < 0 || off+i < found {
+					found = off + i
+				}
+				break
+			}
+			off += i + 1
+		}
+		if upper == first {
+			break
+		}
+	}
+	return found
+}
+
+// mayMentionShapedTool reports whether a text may hold a data-class tool's name anywhere, in any
+// spelling, as it is or with its JSON escapes decoded: it holds one, ASCII letters in either case, or a
+// character that could spell one (mayName). With a name outside ASCII every text may.
+func (b *batch) mayMentionShapedTool(text []byte) bool {
+	if !b.p.shapedSearchable {
+		return true
+	}
+	return b.throughEscapes(text, func(t []byte) bool { return mayNameLiterally(t, b.p.shapedTools) })
+}
+
 // mayQuoteShapedTool reports whether a string holds a data-class tool's name alone or quoted, as it
 // is or with its JSON escapes decoded: what every string that names one holds, and few others.
 func (b *batch) mayQuoteShapedTool(text []byte) bool {
+	return b.throughEscapes(text, b.p.quotesShapedTool)
+}
+
+// throughEscapes reports whether holds is true of a text as it is, or with its JSON escapes decoded
+// once, twice or three times, as a document stringified inside others writes them.
+func (b *batch) throughEscapes(text []byte, holds func([]byte) bool) bool {
 	for level := 0; ; level++ {
-		if b.p.quotesShapedTool(text) {
+		if holds(text) {
 			return true
 		}
 		if level == maxDocumentLevels || bytes.IndexByte(text, '\\') < 0 {

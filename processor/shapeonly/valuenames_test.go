@@ -64,6 +64,9 @@ func TestRecordNamingADataClassToolInItsValues(t *testing.T) {
 		{"tool.find_customer.output": `{"email":"named5@foxtrot.example"}`},
 		{"note": "calling tool \"find_customer\" for named8@india.example"},
 		{"mysdk.call": `{"tool":"find_customer","output":{"email":"named9@juliet.example"}`},
+		{"mysdk.tool": "crm.find_customer", "mysdk.output": `{"email":"named12@november.example"}`},
+		{"mysdk.call": `{"fn":"functions.FIND_CUSTOMER","out":"named13@oscar.example"}`},
+		{"url.full": "https://crm.example/find_customer?ref=named14@papa.example"},
 	} {
 		a["name"] = "step"
 		out := h.run(spans(a))
@@ -110,6 +113,8 @@ func TestRecordMentioningADataClassTool(t *testing.T) {
 		{"note": "then call find_customer with the ref"},
 		{"mysdk.tool_name": "get_weather"},
 		{"mysdk.tool_name": "find_customer_report"},
+		{"url.full": "https://crm.example/find_customers?page=2"},
+		{"mysdk.tool_name": "refind_customer"},
 		{"mysdk.call": `{"tool":"find_customers"}`},
 		{"mysdk.call": "prefix 'find_customer suffix"},
 		{"calls": []any{"get_weather", "find_customer"}},
@@ -275,4 +280,22 @@ func BenchmarkNamesWithin(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(named), "records/op")
+}
+
+// FuzzHoldsWordFold holds holdsWordFold to containsWord on lower-cased ASCII text, the comparison span
+// names get.
+func FuzzHoldsWordFold(f *testing.F) {
+	for _, c := range [][2]string{{"crm.find_customer", "find_customer"}, {"refind_customer", "find_customer"},
+		{"tools/FIND_CUSTOMER?x", "find_customer"}, {"a-b", "b"}, {"ab", "b"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, text, name string) {
+		name = strings.ToLower(name)
+		if name == "" || !isASCII(text) || !isASCII(name) {
+			return
+		}
+		if got, want := holdsWordFold([]byte(text), name), containsWord(strings.ToLower(text), name); got != want {
+			t.Errorf("holdsWordFold(%q, %q) = %v, containsWord says %v", text, name, got, want)
+		}
+	})
 }
