@@ -20,16 +20,17 @@ import (
 // names a data-class tool so carries that tool's data: it is withheld whole and remembered, as a span
 // named after the tool is (docs/design.md, section 3). What names a tool, compared as tool names are:
 //
-//   - a string that is the name alone, spaces aside: an attribute's value, at any depth of its maps,
+//   - a string that is the name alone, spaces aside, or one token (no space, quote or bracket) holding
+//     it as a word (crm.find_customer, a path, a URL): an attribute's value, at any depth of its maps,
 //     or a member's value in a JSON document (or a Python dict's repr) one holds, at any depth and in
 //     documents stringified inside it, through their escapes;
 //   - the name quoted in a string that is no document ('calling "find_customer"');
 //   - an attribute's, map key's or event's name holding it as a word (tool.find_customer.output).
 //
-// What does not: prose that mentions a tool unquoted; a list of names (["find_customer",
-// "get_weather"], a tool list); an object that defines a tool, with a description or a parameter
-// schema beside its name. An SDK's model call lists the tools it may call; only a record that names
-// one as a call or its result is the tool's.
+// What does not: prose that mentions a tool unquoted; a longer word (find_customer_report); a list
+// of names (["find_customer", "get_weather"], a tool list); an object that defines a tool, with a
+// description or a parameter schema beside its name. An SDK's model call lists the tools it may call;
+// only a record that names one as a call or its result is the tool's.
 
 // maxDocumentLevels is how deep documents stringified inside documents are read, as the content
 // search decodes escapes three times.
@@ -86,6 +87,8 @@ func (b *batch) attrsNameShapedTool(attrs pcommon.Map) naming {
 	return found
 }
 
+// mapNamesShapedTool reports whether a map nested in a value, depth deep, names a data-class tool by a
+// key or a value.
 func (b *batch) mapNamesShapedTool(m pcommon.Map, depth int) bool {
 	found := false
 	m.Range(func(k string, v pcommon.Value) bool {
