@@ -90,7 +90,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	p.shapedSearchable = !slices.ContainsFunc(p.shapedTools, func(n string) bool { return !searchableName(n) })
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
 	if len(p.tools) > 0 {
-		p.setBounds.vocabulary = p.isToolNameLeaf
+		p.setBounds.vocabulary = p.isToolName
 	}
 	p.searchRules = map[string]searchRule{}
 	for k := range p.structural {

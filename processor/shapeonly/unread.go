@@ -233,21 +233,29 @@ func spellingEscape(text []byte) bool {
 // containsFold reports whether text holds name, a lower-case ASCII string, with ASCII letters in
 // either case.
 func containsFold(text []byte, name string) bool {
+	return eachFold(text, name, func(int) bool { return true })
+}
+
+// eachFold calls at with each place text holds name (a lower-case string; ASCII letters of text
+// compare in either case), those spelt with its first letter in lower case first, until at returns
+// true, and reports whether it did.
+func eachFold(text []byte, name string, at func(start int) bool) bool {
 	first := name[0]
 	upper := first
 	if 'a' <= first && first <= 'z' {
 		upper = first - 'a' + 'A'
 	}
 	for _, c := range [2]byte{first, upper} {
-		for t := text; len(t) >= len(name); {
-			i := bytes.IndexByte(t[:len(t)-len(name)+1], c)
+		for from := 0; from+len(name) <= len(text); {
+			i := bytes.IndexByte(text[from:len(text)-len(name)+1], c)
 			if i < 0 {
 				break
 			}
-			if equalFoldASCII(t[i:i+len(name)], name) {
+			start := from + i
+			if equalFoldASCII(text[start:start+len(name)], name) && at(start) {
 				return true
 			}
-			t = t[i+1:]
+			from = start + 1
 		}
 		if upper == first {
 			break

@@ -260,7 +260,7 @@ func (p *shapeOnly) isShapedToolToken(text []byte) bool {
 		if strings.EqualFold(ownString(t), name) {
 			return true
 		}
-		if len(t) > len(name) && isASCII(name) && indexFold(t, name) >= 0 && isToken(t) && holdsWordFold(t, name) {
+		if len(t) > len(name) && isASCII(name) && holdsWordFold(t, name) && isToken(t) {
 			return true
 		}
 	}
@@ -293,48 +293,11 @@ func holdsWordFold(text []byte, name string) bool {
 	continues := func(c byte) bool {
 		return c == '_' || c == '-' || c >= utf8.RuneSelf || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
 	}
-	for from := 0; from+len(name) <= len(text); {
-		i := indexFold(text[from:], name)
-		if i < 0 {
-			return false
-		}
-		start, end := from+i, from+i+len(name)
-		if (start == 0 || !continues(name[0]) || !continues(text[start-1])) &&
-			(end == len(text) || !continues(name[len(name)-1]) || !continues(text[end])) {
-			return true
-		}
-		from = start + 1
-	}
-	return false
-}
-
-// indexFold is the index of the first place text holds name (lower-case ASCII), ASCII letters in either
-// case, or -1.
-func indexFold(text []byte, name string) int {
-	first, upper := name[0], name[0]
-	if 'a' <= first && first <= 'z' {
-		upper = first - 'a' + 'A'
-	}
-	found := -1
-	for _, c := range [2]byte{first, upper} {
-		for off := 0; off+len(name) <= len(text); {
-			i := bytes.IndexByte(text[off:len(text)-len(name)+1], c)
-			if i < 0 {
-				break
-			}
-			if equalFoldASCII(text[off+i:off+i+len(name)], name) {
-				if found < 0 || off+i < found {
-					found = off + i
-				}
-				break
-			}
-			off += i + 1
-		}
-		if upper == first {
-			break
-		}
-	}
-	return found
+	return eachFold(text, name, func(start int) bool {
+		end := start + len(name)
+		return (start == 0 || !continues(name[0]) || !continues(text[start-1])) &&
+			(end == len(text) || !continues(name[len(name)-1]) || !continues(text[end]))
+	})
 }
 
 // mayMentionShapedTool reports whether a text may hold a data-class tool's name anywhere, in any
@@ -385,24 +348,15 @@ func (b *batch) withholdNamingRecords() {
 	}
 }
 
-// isToolName reports whether a value is a configured tool's name: on a record withheld for naming a
-// data-class tool in its values, the value that says which tool it ran is its structure, not the
-// tool's data.
-func (p *shapeOnly) isToolName(v pcommon.Value) bool {
-	if v.Type() != pcommon.ValueTypeStr {
-		return false
-	}
-	_, configured := p.tools[normalName(v.Str())]
-	return configured
-}
-
-// isToolNameLeaf reports whether a withheld leaf is a configured tool's name: it is not remembered,
-// since traces repeat tool names everywhere as their structure (span names, the calls of transcripts),
-// and a value that is only a tool's name carries nothing of the tool's data. It runs for every leaf
-// remembered, so it compares in place: spaces trimmed, letters folded, a name of the same length. A
-// spelling of other length (the Kelvin sign for a k) is remembered, which withholds more, not less.
-func (p *shapeOnly) isToolNameLeaf(leaf []byte) bool {
-	t := bytes.TrimSpace(leaf)
+// isToolName reports whether a text is a configured tool's name. A withheld leaf that is one is not
+// remembered, since traces repeat tool names everywhere as their structure (span names, the calls of
+// transcripts), and a value that is only a tool's name carries nothing of the tool's data; on a record
+// withheld for naming a data-class tool in its values, a value that is one says which tool it ran, and
+// stays. It runs for every leaf remembered, so it compares in place: spaces trimmed, letters folded, a
+// name of the same length. A spelling of other length (the Kelvin sign for a k) is not one, which
+// withholds more, not less.
+func (p *shapeOnly) isToolName(text []byte) bool {
+	t := bytes.TrimSpace(text)
 	if len(t) >= len(p.toolsByLength) {
 		return false
 	}
@@ -425,7 +379,7 @@ func (p *shapeOnly) quotesShapedTool(text []byte) bool {
 			continue
 		}
 		if !folds && isASCII(name) {
-			if holdsAlone(text, name, true) {
+			if holdsAlone(text, name) {
 				return true
 			}
 			continue
@@ -433,39 +387,17 @@ func (p *shapeOnly) quotesShapedTool(text []byte) bool {
 		if lowered == "" {
 			lowered = strings.ToLower(string(text))
 		}
-		if holdsAlone(jsonraw.StringBytes(lowered), name, false) {
+		if holdsAlone(jsonraw.StringBytes(lowered), name) {
 			return true
 		}
 	}
 	return false
 }
 
-// holdsAlone reports whether text holds name as the whole text or between two quotes, with spaces
-// either side of it. fold: ASCII letters of text compare in either case (name is lower-case).
-func holdsAlone(text []byte, name string, fold bool) bool {
-	first := name[0]
-	firsts := [2]byte{first, first}
-	if fold && 'a' <= first && first <= 'z' {
-		firsts[1] = first - 'a' + 'A'
-	}
-	for k, c := range firsts {
-		if k == 1 && c == firsts[0] {
-			break
-		}
-		for from := 0; from+len(name) <= len(text); {
-			i := bytes.IndexByte(text[from:len(text)-len(name)+1], c)
-			if i < 0 {
-				break
-			}
-			start := from + i
-			end := start + len(name)
-			if equalName(text[start:end], name, fold) && alone(text, start, end) {
-				return true
-			}
-			from = start + 1
-		}
-	}
-	return false
+// holdsAlone reports whether text holds name (lower-case) as the whole text or between two quotes,
+// with spaces either side of it; ASCII letters of text compare in either case.
+func holdsAlone(text []byte, name string) bool {
+	return eachFold(text, name, func(start int) bool { return alone(text, start, start+len(name)) })
 }
 
 // alone reports whether text[start:end] is all of text or quoted, spaces aside.
@@ -480,13 +412,6 @@ func alone(text []byte, start, end int) bool {
 		return true
 	}
 	return start > 0 && end < len(text) && isQuote(text[start-1]) && isQuote(text[end])
-}
-
-func equalName(b []byte, name string, fold bool) bool {
-	if fold {
-		return equalFoldASCII(b, name)
-	}
-	return string(b) == name
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -201,7 +201,7 @@ func FuzzHoldsAlone(f *testing.F) {
 					before != "" && after != "" && isQuote(before[len(before)-1]) && isQuote(after[0])
 			}
 		}
-		if got := holdsAlone([]byte(text), name, true); got != want {
+		if got := holdsAlone([]byte(text), name); got != want {
 			t.Errorf("holdsAlone(%q, %q) = %v, want %v", text, name, got, want)
 		}
 	})
