@@ -6,7 +6,6 @@ package agentspan
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -255,19 +254,48 @@ func (l *FlatLayout) isContent(rest string) bool {
 	return false
 }
 
-// indexed splits "<prefix><n>.<rest>" into n and rest.
+// FlatField reports whether key names a field of a flattened transcript's message exactly as a
+// registered convention lays it out: "<prefix><i>.<field>" or "<prefix><i>.<calls><j>.<part>", with
+// an exact content field (a content prefix, as OpenInference's message.contents., leaves its parts
+// open). Such a name holds the convention's words and indices and no value, so the content search
+// need not read it.
+func (r *Registry) FlatField(key string) bool {
+	for i := range r.flat {
+		if _, rest, ok := indexed(key, r.flat[i].prefix); ok && rest != "" && r.flat[i].layout.isField(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// isField reports whether rest, a non-empty name past a message's index, is one of the layout's fields.
+func (l *FlatLayout) isField(rest string) bool {
+	if rest == l.Role || rest == l.FinishReason || slices.Contains(l.ToolCallID, rest) || slices.Contains(l.Name, rest) {
+		return true
+	}
+	for _, c := range l.Content {
+		if rest == c && !strings.HasSuffix(c, ".") {
+			return true
+		}
+	}
+	if _, part, ok := indexed(rest, l.Calls); ok && l.Calls != "" && part != "" {
+		return part == l.CallID || part == l.CallName || part == l.CallArgs
+	}
+	return false
+}
+
+// indexed splits "<prefix><n>.<rest>" into n, of one to nine digits, and rest. It runs on every
+// attribute of every record for each flattened transcript, so it reads the digits itself.
 func indexed(key, prefix string) (int, string, bool) {
 	if !strings.HasPrefix(key, prefix) {
 		return 0, "", false
 	}
-	tail := key[len(prefix):]
-	dot := strings.IndexByte(tail, '.')
-	if dot <= 0 || dot > 9 {
+	n, i := 0, len(prefix)
+	for ; i < len(key) && i-len(prefix) < 9 && '0' <= key[i] && key[i] <= '9'; i++ {
+		n = n*10 + int(key[i]-'0')
+	}
+	if i == len(prefix) || i == len(key) || key[i] != '.' {
 		return 0, "", false
 	}
-	n, err := strconv.Atoi(tail[:dot])
-	if err != nil || n < 0 {
-		return 0, "", false
-	}
-	return n, tail[dot+1:], true
+	return n, key[i+1:], true
 }

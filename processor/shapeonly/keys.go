@@ -19,16 +19,18 @@ import (
 // docs/design.md.
 
 // unknownName reports whether an attribute's name, whose search rule is rule, is one the search reads:
-// a name a convention or the configuration defines, or one that names where data comes from, is
-// vocabulary; any other may be data.
-func unknownName(k string, rule searchRule) bool { return rule == 0 && !resourceIdentity[k] }
+// a name a convention or the configuration defines (a flattened transcript's fields among them), or
+// one that names where data comes from, is vocabulary; any other may be data.
+func (p *shapeOnly) unknownName(k string, rule searchRule) bool {
+	return rule == 0 && !resourceIdentity[k] && !p.registry.FlatField(k)
+}
 
 // searchedName is unknownName for a name found outside the search's pass: top says it is a record's,
 // resource's or scope's own attribute rather than a key inside a map value, where only the kept keys
 // are vocabulary.
 func (b *batch) searchedName(k string, top bool) bool {
 	if top {
-		return unknownName(k, b.p.searchRules[k])
+		return b.p.unknownName(k, b.p.searchRules[k])
 	}
 	return !b.p.shaper.Kept(k)
 }

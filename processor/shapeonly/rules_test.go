@@ -516,6 +516,42 @@ func TestFingerprintBoundsFailClosed(t *testing.T) {
 	assert.Zero(t, evicted["reason=capacity"], "forgotten for the fingerprints, not for the trace count")
 }
 
+// TestFlattenedTranscriptFieldsAreVocabulary: a flattened transcript's field names ("<prefix><i>.<field>",
+// as OpenInference and OpenLLMetry write them) hold a convention's words and indices, never a value: a
+// trace past its fingerprint bound keeps them, and the search does not read them. A name under the same
+// prefix that is no field of the layout is read as any other, and renamed when it holds a withheld value.
+func TestFlattenedTranscriptFieldsAreVocabulary(t *testing.T) {
+	t.Run("searched", func(t *testing.T) {
+		h := newHarness(t, byName)
+		trace := pcommon.TraceID{0x71}
+		h.run(inTrace(spans(customerSpan("find_customer", nil)), trace))
+		out := h.run(inTrace(spans(map[string]any{"openinference.span.kind": "LLM",
+			"llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": "who is my account manager?",
+			"llm.input_messages.1.message." + janeEmail: "vip"}), trace))
+		assert.Equal(t, map[string]any{"openinference.span.kind": "LLM",
+			"llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": "who is my account manager?",
+			"[withheld]": "vip"}, spanAt(out, 0).Attributes().AsRaw())
+	})
+	t.Run("saturated", func(t *testing.T) {
+		h := newHarness(t, func(c *Config) {
+			byName(c)
+			c.MaxFingerprintsPerTrace = 4
+		})
+		trace := pcommon.TraceID{0x72}
+		h.run(inTrace(spans(customerSpan("find_customer", nil)), trace))
+		out := h.run(inTrace(spans(map[string]any{"openinference.span.kind": "LLM",
+			"llm.input_messages.0.message.role":                            "user",
+			"llm.input_messages.0.message.tool_calls.0.tool_call.id":       "call_1",
+			"llm.input_messages.0.message.contents.0.message_content.text": "hi",
+			"gen_ai.prompt.12.tool_call_id":                                "call_2"}), trace))
+		assert.Equal(t, map[string]any{"openinference.span.kind": "LLM", // the transcript's values are withheld whole
+			"llm.input_messages.0.message.role":                      "[withheld]",
+			"llm.input_messages.0.message.tool_calls.0.tool_call.id": "[withheld]",
+			"[withheld]":                    "[withheld]", // a content prefix leaves its parts' names open: read as any other name
+			"gen_ai.prompt.12.tool_call_id": "[withheld]"}, spanAt(out, 0).Attributes().AsRaw())
+	})
+}
+
 // TestTraceBoundEvictsByCapacity: past max_traces the oldest trace is forgotten and counted as such.
 func TestTraceBoundEvictsByCapacity(t *testing.T) {
 	h := newHarness(t, func(c *Config) {

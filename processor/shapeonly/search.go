@@ -370,7 +370,7 @@ func (b *batch) searchAttributes(owner int32, attrs pcommon.Map, sets []*fingerp
 		if rule == searchNone {
 			return true
 		}
-		if unknownName(k, rule) && b.scanner.Hit(sets, jsonraw.StringBytes(k)) {
+		if b.p.unknownName(k, rule) && b.scanner.Hit(sets, jsonraw.StringBytes(k)) {
 			named = append(named, k)
 		}
 		if owner != noOwner && rule != searchKeptStrings && v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {

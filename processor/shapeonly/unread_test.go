@@ -127,6 +127,42 @@ func TestContainsFold(t *testing.T) {
 	}
 }
 
+// FuzzContainsFold holds the search to comparing at every offset: a name found anywhere, in either
+// case, and not past the end of the text.
+func FuzzContainsFold(f *testing.F) {
+	for _, c := range [][2]string{{"Find_Customer", "find_customer"}, {"x_x_find_customer", "find_customer"},
+		{"quiz", "quiz"}, {"QUIZ", "quiz"}, {"zz", "z"}, {"a_", "a_"}, {"_a", "_a"}, {"find_custome", "find_customer"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, text, name string) {
+		name, ok := searchedFuzzName(name)
+		if !ok {
+			return
+		}
+		want := eachFoldByOffset(text, name, func(int) bool { return true })
+		if got := containsFold([]byte(text), name); got != want {
+			t.Errorf("containsFold(%q, %q) = %v, want %v", text, name, got, want)
+		}
+	})
+}
+
+// searchedFuzzName is a fuzzed name as the name searches take one: lower-case ASCII, not empty.
+func searchedFuzzName(name string) (string, bool) {
+	name = strings.ToLower(name)
+	return name, name != "" && isASCII(name)
+}
+
+// eachFoldByOffset is eachFold's obvious reading: compare name at every offset of text, ASCII letters
+// in either case, and call at where it is, until at returns true.
+func eachFoldByOffset(text, name string, at func(i int) bool) bool {
+	for i := 0; i+len(name) <= len(text); i++ {
+		if strings.EqualFold(text[i:i+len(name)], name) && isASCII(text[i:i+len(name)]) && at(i) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestUnwalkedTracesEventsAndRuns: a span's per-message event, whose result names nothing but an id
 // nobody knows, is withheld while any tool is data-class; and a trace whose run withheld data in this
 // same batch, through another trace, withholds a result it cannot attribute and is searched for what

@@ -188,19 +188,16 @@ func FuzzHoldsAlone(f *testing.F) {
 		f.Add(c[0], c[1])
 	}
 	f.Fuzz(func(t *testing.T, text, name string) {
-		name = strings.ToLower(name)
-		if name == "" || !isASCII(name) {
+		name, ok := searchedFuzzName(name)
+		if !ok {
 			return
 		}
-		want := false
-		for i := 0; i+len(name) <= len(text) && !want; i++ {
-			if strings.EqualFold(text[i:i+len(name)], name) && isASCII(text[i:i+len(name)]) {
-				before := strings.TrimRight(text[:i], " \t\r\n")
-				after := strings.TrimLeft(text[i+len(name):], " \t\r\n")
-				want = before == "" && after == "" ||
-					before != "" && after != "" && isQuote(before[len(before)-1]) && isQuote(after[0])
-			}
-		}
+		want := eachFoldByOffset(text, name, func(i int) bool {
+			before := strings.TrimRight(text[:i], " \t\r\n")
+			after := strings.TrimLeft(text[i+len(name):], " \t\r\n")
+			return before == "" && after == "" ||
+				before != "" && after != "" && isQuote(before[len(before)-1]) && isQuote(after[0])
+		})
 		if got := holdsAlone([]byte(text), name); got != want {
 			t.Errorf("holdsAlone(%q, %q) = %v, want %v", text, name, got, want)
 		}
