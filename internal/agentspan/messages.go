@@ -76,7 +76,7 @@ const (
 // objects holds the objects a walk is reading, one per level of the document, off the goroutine's
 // stack: an object is about a kilobyte, and a frame holding one on every level of a nested document
 // made the goroutine that runs the pipeline grow its stack, copied whole at each doubling, on every
-// request (docs/benchmarks.md, "Where the extra CPU goes"). push and pop nest as the walk does.
+// request (docs/benchmarks.md, "Stack growth"). push and pop nest as the walk does.
 type objects struct {
 	held []*object
 	top  int

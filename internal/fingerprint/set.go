@@ -27,7 +27,7 @@ const (
 // eight offsets in a thousand of unrelated text pass it and pay for a table lookup. It grows from
 // minFilterBytes to maxFilterBytes, and past about 8,000 windows passes more offsets. At 256 bits a
 // window the search was 3 to 8 % faster, but every new trace cleared and filled a prefilter twice the
-// size, and shapeonly on a batch of new traces was 5 % slower (docs/benchmarks.md).
+// size, and shapeonly on a batch of new traces was 5 % slower (docs/benchmarks-log.md).
 const (
 	minFilterBytes = 64
 	maxFilterBytes = 128 << 10

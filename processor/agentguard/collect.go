@@ -196,7 +196,7 @@ func byStart(a, b event) int { return cmp.Compare(a.span.StartTimestamp(), b.spa
 
 // nextEvent is the run's next event, filled in place: it has room for all of them (collect), and an
 // event built first and then appended would take its 300 bytes on the stack twice more, under the
-// deepest calls of the pipeline (docs/benchmarks.md, "Where the extra CPU goes").
+// deepest calls of the pipeline (docs/benchmarks-log.md, "Stack growth").
 func (rb *runBatch) nextEvent(span ptrace.Span) *event {
 	rb.events = rb.events[:len(rb.events)+1]
 	e := &rb.events[len(rb.events)-1]

@@ -88,7 +88,7 @@ var (
 // path adds to it without a lock or a lookup, and the SDK reads it through a callback when the metrics
 // are collected (the counters are asynchronous). Looking a series up by its label values for each
 // step and adding a batch's counts into a map of totals, as agentguard did before, was an eighth of its
-// CPU in a collector (docs/benchmarks.md).
+// CPU in a collector (docs/benchmarks-log.md).
 type series struct {
 	n     atomic.Int64
 	attrs metric.MeasurementOption

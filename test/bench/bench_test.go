@@ -260,7 +260,7 @@ func processorPass(ctx context.Context, create func(testing.TB) processor.Traces
 // run for a while: before the timed batches, fresh batches go through it until it forgets traces to
 // stay within max_fingerprints (about 170 of them with the defaults). From empty, the memory fills
 // with a few hundred megabytes of fingerprints, and while it does the process's heap grows: timed from
-// empty, the figure would depend on how many batches the run times (docs/benchmarks.md).
+// empty, the figure would depend on how many batches the run times (docs/benchmarks-log.md).
 func shapeonlyFull(ctx context.Context, data costBatch) func(*testing.B) func(ptrace.Traces) {
 	return func(b *testing.B) func(ptrace.Traces) {
 		p, tel := newObservedShapeonly(b)

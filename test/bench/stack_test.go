@@ -17,14 +17,14 @@ import (
 // TestStackPerRequest measures the stack each contender of BenchmarkMix grows a goroutine to when it
 // handles one request on it, as the OTLP receiver's gRPC server runs each export request on a goroutine
 // of its own: past the goroutine's starting size the stack is doubled, and copied whole, on every
-// request (docs/benchmarks.md, "Where the extra CPU goes"). Each request's goroutine stays parked once
+// request (docs/benchmarks.md, "Stack growth"). Each request's goroutine stays parked once
 // done, with the collector off, so that its stack is neither freed nor shrunk, and the growth of the
 // heap's stack spans over the requests is what they hold.
 //
 // Neither processor may need two and a half times the stack of the anchor: holding a kilobyte-sized
 // object in the frame of each level of a JSON walk, they needed 2.7 to 4.2 times as much, and a
 // collector running them spent 1.3 % more of pass-through's CPU growing stacks than one without them;
-// since, they have needed at most 2.1 times as much (docs/benchmarks.md, "Stack growth"). The race
+// since, they have needed at most 2.1 times as much (docs/benchmarks-log.md, "Stack growth"). The race
 // detector's instrumentation doubles every contender's need, and keeps the ratios.
 func TestStackPerRequest(t *testing.T) {
 	requests, _ := mixRequests(t, 500)

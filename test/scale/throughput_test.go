@@ -150,7 +150,7 @@ const reportAfter = 30 * time.Second
 // trial is its cost. On a shared machine the CPU a collector spends on the same spans moves by a
 // quarter between trials seconds apart (the host's other load): runs of sequential pairs on the same
 // two binaries gave CPU ratios from 1.16 to 1.45, runs of five side-by-side trials medians from 1.31 to
-// 1.39, since both collectors bear the same load at once (docs/benchmarks.md).
+// 1.39, since both collectors bear the same load at once (docs/benchmarks-log.md).
 func TestThroughput(t *testing.T) {
 	runs := envInt("SCALE_THROUGHPUT_RUNS", 4000)
 	sink := collectortest.Start(t, sinkTemplate, nil)
