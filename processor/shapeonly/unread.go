@@ -148,19 +148,15 @@ func (n *nameSearch) record(owner int32, attrs pcommon.Map) bool {
 
 // attribute is mayName for a string attribute. When the owner's same attribute held a string that
 // named no tool and this one begins with all of it but its last byte (a transcript's closing bracket),
-// names and characters are looked for from overlap bytes before that point, and escapes from the
-// backslashes right before it: a backslash pairs with the byte after it, so the pairs a search from
-// the start would see from there on begin there.
+// names and characters are looked for from overlap bytes before that point, and escapes from the byte
+// right before it (a backslash there and a u after it).
 func (n *nameSearch) attribute(owner int32, attr string, text []byte) bool {
 	if len(text) < n.shortest {
 		return false // and not remembered: what it holds was not looked at
 	}
 	clean := n.clean.Get(owner, attr)
 	shared := sharedPrefix(*clean, text)
-	from, escapesFrom := max(0, shared-n.overlap), shared
-	for escapesFrom > 0 && text[escapesFrom-1] == '\\' {
-		escapesFrom--
-	}
+	from, escapesFrom := max(0, shared-n.overlap), max(0, shared-1)
 	if spellingEscape(text[escapesFrom:]) || mayNameLiterally(text[from:], n.names) {
 		return true
 	}
@@ -216,7 +212,11 @@ func mayNameLiterally(text []byte, names []string) bool {
 	return false
 }
 
-// spellingEscape reports whether text holds a \u or \/ escape (one pass over its backslashes).
+// spellingEscape reports whether text holds a backslash right before a u or a slash (one pass over its
+// backslashes): a \u or \/ escape, which could spell a name without its letters, or, where the backslash
+// is itself escaped (\\u), one that decoding the text once more would make, as a document stringified
+// inside a string writes it. Decoding makes a backslash only of an escaped one, so a text with no such
+// pair spells no name through escapes at any depth.
 func spellingEscape(text []byte) bool {
 	for t := text; ; {
 		i := bytes.IndexByte(t, '\\')
@@ -226,7 +226,7 @@ func spellingEscape(text []byte) bool {
 		if c := t[i+1]; c == 'u' || c == '/' {
 			return true
 		}
-		t = t[i+2:]
+		t = t[i+1:]
 	}
 }
 
