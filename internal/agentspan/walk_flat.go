@@ -80,36 +80,15 @@ func (w *Withholder) collectFlat(key string, v pcommon.Value) {
 		if !ok {
 			continue
 		}
-		fe := &w.flat.of[i]
-		e := flatEntry{msg: int32(msg), v: v}
-		switch {
-		case rest == f.layout.Role:
-			e.field = fieldRole
-		case slices.Contains(f.layout.ToolCallID, rest):
-			e.field = fieldCallID
-		case slices.Contains(f.layout.Name, rest):
-			e.field = fieldName
-		case f.layout.Calls != "" && strings.HasPrefix(rest, f.layout.Calls):
-			j, sub, ok := indexed(rest, f.layout.Calls)
-			if !ok {
-				continue
-			}
-			e.field, e.sub = fieldCall, int32(j)
-			switch sub {
-			case f.layout.CallID:
-				e.part = partID
-			case f.layout.CallName:
-				e.part = partName
-			case f.layout.CallArgs:
-				e.part = partArgs
-			default:
-				continue
-			}
-		case f.layout.isContent(rest):
-			e.field, e.sub = fieldContent, fe.contents
-			fe.contents++
-		default:
+		field, call, part, ok := f.layout.classify(rest)
+		if !ok {
 			continue
+		}
+		fe := &w.flat.of[i]
+		e := flatEntry{msg: int32(msg), v: v, field: field, sub: int32(call), part: part}
+		if field == fieldContent {
+			e.sub = fe.contents
+			fe.contents++
 		}
 		fe.byMessage = fe.byMessage && e.msg >= fe.top
 		fe.top = max(fe.top, e.msg)
@@ -268,20 +247,44 @@ func (r *Registry) FlatField(key string) bool {
 	return false
 }
 
-// isField reports whether rest, a non-empty name past a message's index, is one of the layout's fields.
+// isField reports whether rest, a non-empty name past a message's index, is one of the layout's fields:
+// a finish reason, or what classify reads but a content under a content prefix.
 func (l *FlatLayout) isField(rest string) bool {
-	if rest == l.Role || rest == l.FinishReason || slices.Contains(l.ToolCallID, rest) || slices.Contains(l.Name, rest) {
+	if rest == l.FinishReason {
 		return true
 	}
-	for _, c := range l.Content {
-		if rest == c && !strings.HasSuffix(c, ".") {
-			return true
+	field, _, _, ok := l.classify(rest)
+	return ok && (field != fieldContent || !strings.HasSuffix(rest, ".") && slices.Contains(l.Content, rest))
+}
+
+// classify reads the field a name past a message's index holds: its role, the call id or tool name a
+// tool message answers, a part of its call-th tool call, or a content.
+func (l *FlatLayout) classify(rest string) (field flatField, call int, part flatPart, ok bool) {
+	switch {
+	case rest == l.Role:
+		return fieldRole, 0, 0, true
+	case slices.Contains(l.ToolCallID, rest):
+		return fieldCallID, 0, 0, true
+	case slices.Contains(l.Name, rest):
+		return fieldName, 0, 0, true
+	case l.Calls != "" && strings.HasPrefix(rest, l.Calls):
+		j, sub, ok := indexed(rest, l.Calls)
+		if !ok {
+			return 0, 0, 0, false
 		}
+		switch sub {
+		case l.CallID:
+			return fieldCall, j, partID, true
+		case l.CallName:
+			return fieldCall, j, partName, true
+		case l.CallArgs:
+			return fieldCall, j, partArgs, true
+		}
+		return 0, 0, 0, false
+	case l.isContent(rest):
+		return fieldContent, 0, 0, true
 	}
-	if _, part, ok := indexed(rest, l.Calls); ok && l.Calls != "" && part != "" {
-		return part == l.CallID || part == l.CallName || part == l.CallArgs
-	}
-	return false
+	return 0, 0, 0, false
 }
 
 // indexed splits "<prefix><n>.<rest>" into n, of one to nine digits, and rest. It runs on every

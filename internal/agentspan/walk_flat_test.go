@@ -22,6 +22,8 @@ func TestFlatField(t *testing.T) {
 		"gen_ai.prompt.4.content":                                           true,
 		"gen_ai.completion.0.finish_reason":                                 true,
 		"gen_ai.completion.0.tool_calls.1.arguments":                        true,
+		"gen_ai.prompt.0.tool_calls.1.arguments":                            true,
+		"llm.input_messages.0.message.contents.":                            false,
 		"llm.input_messages.0.message.contents.0.message_content.text":      false, // a content prefix: its parts are open
 		"llm.input_messages.0.message.jane.roe@example.test":                false,
 		"llm.input_messages.0.message.role.jane":                            false,
