@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/ascii"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/ownerattr"
 )
@@ -252,7 +253,7 @@ func eachFold(text []byte, name string, at func(start int) bool) bool {
 				break
 			}
 			start := from + i
-			if equalFoldASCII(text[start:start+len(name)], name) && at(start) {
+			if ascii.EqualFold(text[start:start+len(name)], name) && at(start) {
 				return true
 			}
 			from = start + 1
@@ -262,18 +263,4 @@ func eachFold(text []byte, name string, at func(start int) bool) bool {
 		}
 	}
 	return false
-}
-
-// equalFoldASCII reports whether b is name, a lower-case ASCII string, but for the case of its letters.
-func equalFoldASCII(b []byte, name string) bool {
-	for j := range len(name) {
-		c := b[j]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != name[j] {
-			return false
-		}
-	}
-	return true
 }
