@@ -137,6 +137,18 @@ type Result struct {
 	// this Normaliser accepts (malformed, deeper than MaxDepth or larger
 	// than MaxBytes), so it was digested as text.
 	Invalid bool
+	// Failed: the result reports a failure in band (failure.go).
+	Failed bool
+	// Channel: the result names a failure of the channel rather than of
+	// the item asked about (failure.go).
+	Channel bool
+	// Waiting: the result says what it reports on is still in progress
+	// (waiting.go).
+	Waiting bool
+	// Brief: the result is an acknowledgement rather than a document:
+	// empty, one line of text (160 bytes at most), or JSON of at most four
+	// units of which one at most is a line (units.go).
+	Brief bool
 }
 
 // Scratch holds the reusable buffers of one caller, so the hot path does not
@@ -147,6 +159,18 @@ type Scratch struct {
 	norm []byte   // a key being matched against the volatile set
 	h    hash.Hash
 	sum  [sha256.Size]byte
+
+	units []uint64 // the last result's units (units.go)
+	items []uint64 // the last call's items (call.go)
+	// echoes are the last call's string arguments (offsets into echoText) that Answer masks in a
+	// result; echo is set while it does.
+	echoes   [][2]int
+	echoText []byte
+	echo     bool
+	// listItems is set while Call digests the arguments; pause records a bare sleep among them.
+	listItems, pause bool
+	// lines and leaves count the last result's line and leaf units, for Brief.
+	lines, leaves int
 }
 
 // member is one object member in the output: buf[start:keyEnd] is the quoted
@@ -180,20 +204,28 @@ func (n *Normaliser) Of(result []byte, scratch *Scratch) Result {
 		scratch = new(Scratch)
 	}
 	defer scratch.release()
+	scratch.units, scratch.lines, scratch.leaves = scratch.units[:0], 0, 0
 	t := bytes.TrimSpace(result)
 	if len(t) == 0 {
-		return Result{Sum: emptyText, Empty: true}
+		return Result{Sum: emptyText, Empty: true, Brief: true}
 	}
+	channel, waiting := Channel(t), waitingText(t)
 	startsJSON := t[0] == '{' || t[0] == '['
 	if len(t) <= n.maxBytes {
 		p := parser{n: n, s: scratch, in: t, out: scratch.buf[:0], mem: scratch.mem[:0], strip: true}
 		empty, ok := p.document()
 		scratch.buf, scratch.mem = p.out, p.mem[:0]
 		if ok {
-			return Result{Sum: sum16(sha256.Sum256(p.out)), Empty: empty}
+			return Result{
+				Sum: sum16(sha256.Sum256(p.out)), Empty: empty, Channel: channel, Waiting: waiting || p.waiting,
+				Failed: p.failed || p.out[0] == '"' && failureText(p.out[1:]),
+				Brief:  empty || scratch.lines <= 1 && scratch.lines+scratch.leaves <= 4,
+			}
 		}
+		scratch.units, scratch.lines, scratch.leaves = scratch.units[:0], 0, 0
 	}
-	return Result{Sum: scratch.textSum(0, t, 0), Invalid: startsJSON}
+	sum := scratch.textSum(0, t, 0, true)
+	return Result{Sum: sum, Invalid: startsJSON, Failed: failureText(t), Channel: channel, Waiting: waiting, Brief: scratch.lines <= 1 && len(t) <= 160}
 }
 
 // Key digests a tool call for the loop hash: the tool name, trimmed and
@@ -223,12 +255,15 @@ func (n *Normaliser) Key(tool string, args []byte, scratch *Scratch) Sum {
 		buf = p.out[:prefix]
 	}
 	scratch.buf = buf
-	return scratch.textSum(prefix, a, ']')
+	return scratch.textSum(prefix, a, ']', false)
 }
 
 // textSum hashes buf[:prefix] followed by text as a canonical JSON string and
 // then suffix (if non-zero), streaming so a large text needs no large buffer.
-func (s *Scratch) textSum(prefix int, text []byte, suffix byte) Sum {
+// A result's text (result) has its volatile tokens masked and its lines listed
+// as units; the text is cut into pieces after a line break where it can be,
+// so that no token or line is split between two pieces.
+func (s *Scratch) textSum(prefix int, text []byte, suffix byte, result bool) Sum {
 	if s.h == nil {
 		s.h = sha256.New()
 	}
@@ -236,7 +271,20 @@ func (s *Scratch) textSum(prefix int, text []byte, suffix byte) Sum {
 	buf := append(s.buf[:prefix], '"')
 	for len(text) > 0 {
 		k := min(len(text), textChunk)
+		if k < len(text) {
+			if j := bytes.LastIndexByte(text[:k], '\n'); j > 0 {
+				k = j + 1
+			}
+		}
+		from := len(buf)
 		buf = appendEscaped(buf, text[:k])
+		if result {
+			buf = buf[:from+maskVolatile(buf[from:])]
+			if s.echo {
+				buf = buf[:from+s.maskEchoes(buf[from:])]
+			}
+			s.lineUnits(buf[from:])
+		}
 		text = text[k:]
 		if len(buf) >= textChunk {
 			s.h.Write(buf)

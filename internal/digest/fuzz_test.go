@@ -179,9 +179,10 @@ func FuzzOf(f *testing.F) {
 			return
 		}
 
-		// Idempotent: the canonical text is its own canonical form.
+		// Idempotent: the canonical text is its own canonical form (where no volatile token was
+		// masked: the marker is a raw control byte, which JSON text cannot hold).
 		canon := append([]byte(nil), p.out...)
-		if c := n.Of(canon, &s); c.Sum != r.Sum || c.Empty != r.Empty {
+		if c := n.Of(canon, &s); bytes.IndexByte(canon, marker) < 0 && (c.Sum != r.Sum || c.Empty != r.Empty) {
 			t.Fatalf("canonical text %q digests differently from %q", canon, trimmed)
 		}
 

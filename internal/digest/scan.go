@@ -22,7 +22,18 @@ type parser struct {
 	lex   jsonraw.Lexer
 	out   []byte
 	mem   []member
-	strip bool // remove volatile members (results yes, call arguments no)
+	strip bool // a result: remove volatile members, mask volatile tokens, list units
+	// keyAt locates in out the canonical text of the member name above the value being parsed (its
+	// start in the high half, its end in the low; 0 at the top), and for an array's elements the name
+	// above the array. Two offsets in one word keep the frame of each object level small: the parse
+	// recurses once per level.
+	keyAt uint64
+	// failed: a top-level member says the result is a failure (see failure.go).
+	failed bool
+	// waiting: a status member says something is still in progress (see waiting.go).
+	waiting bool
+	// dropping counts the volatile members being parsed: what they hold is no unit.
+	dropping int
 }
 
 // document parses the whole input as exactly one JSON value. empty reports
@@ -43,26 +54,84 @@ func (p *parser) value(depth int) (empty, ok bool) {
 	case '[':
 		return p.array(depth + 1)
 	case '"':
-		// Strings are most values, so they are written here rather than in
-		// a function of their own: the call is measurable.
-		start := p.lex.Pos()
-		escaped, ok := p.lex.String()
-		if !ok {
-			return false, false
-		}
-		raw := p.in[start:p.lex.Pos()]
-		if escaped {
-			// An escape always stands for at least one byte: never empty.
-			return false, p.appendEscaped(raw)
-		}
-		// Without escapes a string token is already canonical: it holds no
-		// control bytes, quotes or backslashes, and keeps "/" and UTF-8 literal.
-		p.out = append(p.out, raw...)
-		return len(raw) == 2, true
+		return p.str()
 	case 't', 'f', 'n':
 		return p.literal()
 	}
-	return p.number()
+	return p.numberLeaf()
+}
+
+// str parses a string value: it writes its canonical text and, for a string that is not empty,
+// finishes it as a leaf (stringLeaf). The string's work is in a function of its own so that the frame
+// of value, which every level of the recursion holds, stays small.
+func (p *parser) str() (empty, ok bool) {
+	start := p.lex.Pos()
+	escaped, ok := p.lex.String()
+	if !ok {
+		return false, false
+	}
+	raw := p.in[start:p.lex.Pos()]
+	from := len(p.out)
+	if escaped {
+		// An escape always stands for at least one byte: never empty.
+		if !p.appendEscaped(raw) {
+			return false, false
+		}
+	} else {
+		// Without escapes a string token is already canonical: it holds no
+		// control bytes, quotes or backslashes, and keeps "/" and UTF-8 literal.
+		p.out = append(p.out, raw...)
+	}
+	if len(p.out)-from > 2 {
+		p.stringLeaf(from)
+	}
+	return len(p.out)-from == 2, true
+}
+
+// numberLeaf parses a number; in a result, a number that is not zero is a leaf unit.
+func (p *parser) numberLeaf() (empty, ok bool) {
+	from := len(p.out)
+	empty, ok = p.number()
+	if ok && !empty && p.strip && p.dropping == 0 {
+		p.s.leafUnit(p.key(), p.out[from:])
+	}
+	return empty, ok
+}
+
+// key is the member name above the value being parsed (nil at the top).
+func (p *parser) key() []byte {
+	if p.keyAt == 0 {
+		return nil
+	}
+	return p.out[p.keyAt>>32 : uint32(p.keyAt)]
+}
+
+// stringLeaf finishes a string value written at p.out[from:] (quotes included, not empty): in a
+// result its volatile tokens are masked and its units listed; in a call it may name an item.
+func (p *parser) stringLeaf(from int) {
+	content := p.out[from+1 : len(p.out)-1]
+	switch {
+	case p.strip:
+		n := maskVolatile(content)
+		if p.s.echo {
+			n = p.s.maskEchoes(content[:n])
+		}
+		p.out = append(p.out[:from+1+n], '"')
+		content = p.out[from+1 : from+1+n]
+		switch {
+		case p.dropping > 0:
+		case oneWord(content):
+			key := p.key()
+			p.s.leafUnit(key, content)
+			if key != nil && !p.waiting && statusKey(key) && waitingValue(content) {
+				p.waiting = true
+			}
+		default:
+			p.s.lineUnits(content)
+		}
+	case p.s.listItems:
+		p.s.argument(p.n, p.key(), content)
+	}
 }
 
 // literal copies true, false or null; false and null are empty.
@@ -72,7 +141,11 @@ func (p *parser) literal() (empty, ok bool) {
 		return false, false
 	}
 	p.out = append(p.out, p.in[start:p.lex.Pos()]...)
-	return p.in[start] != 't', true
+	empty = p.in[start] != 't'
+	if p.strip && !empty && p.dropping == 0 {
+		p.s.leafUnit(p.key(), p.in[start:p.lex.Pos()])
+	}
+	return empty, true
 }
 
 func (p *parser) object(depth int) (empty, ok bool) {
@@ -107,13 +180,23 @@ func (p *parser) object(depth int) (empty, ok bool) {
 		canonKeyEnd := len(p.out)
 		p.out = append(p.out, ':')
 		drop := p.strip && p.n.volatile(p.out[start+1:canonKeyEnd-1], p.s)
+		if drop {
+			p.dropping++
+		}
+		// No need to restore the key after the value: the next member sets its own, and an array
+		// sets its key back before each element.
+		p.keyAt = uint64(start+1)<<32 | uint64(canonKeyEnd-1)
 		e, ok := p.value(depth)
 		if !ok {
 			return false, false
 		}
 		if drop {
+			p.dropping--
 			p.out = p.out[:mark]
 		} else {
+			if depth == 1 && p.strip && failureMember(p.out[start+1:canonKeyEnd-1], p.out[canonKeyEnd+1:], e) {
+				p.failed = true
+			}
 			p.mem = append(p.mem, member{start: start, keyEnd: canonKeyEnd, end: len(p.out)})
 			empty = empty && e
 		}
@@ -190,7 +273,9 @@ func (p *parser) array(depth int) (empty, ok bool) {
 	}
 	p.out = append(p.out, '[')
 	empty = true
+	key := p.keyAt // the elements' member name, for their units
 	for {
+		p.keyAt = key
 		e, ok := p.value(depth)
 		if !ok {
 			return false, false

@@ -1,0 +1,79 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package digest
+
+// Waiting reports. A tool that reports on something still in progress (a job, a build, a running
+// command) answers a repeated poll the same way until the thing moves, and polling it is waiting,
+// whether or not anyone declared the tool a wait. Of marks a result Waiting when:
+//
+//   - a member of a JSON result, at any depth, named status or state (or ending so: job_status,
+//     runState), or phase or stage, holds one of waitingValues (compared as member names are:
+//     "in_progress", "In Progress" and "in-progress" are one value);
+//   - or a result of at most waitingScan bytes holds one of waitingPhrases at the start of a word.
+//
+// The progress state lets such a poll wait, within a deadline of its own (see package progress).
+
+var waitingValues = []string{
+	"queued", "pending", "running", "inprogress", "processing", "started", "starting", "waiting",
+	"scheduled", "provisioning", "building", "deploying", "initializing", "initialising",
+	"executing", "inqueue", "notstarted",
+}
+
+const waitingScan = 16 << 10
+
+var waitingPhrases = newWordList([]string{
+	"still running", "still in progress", "in progress", "no new output", "not finished",
+	"not yet finished", "not yet complete", "still processing", "still pending", "still waiting",
+	"is running", "is still running",
+})
+
+// waitingText reports whether a text says something is still in progress.
+func waitingText(t []byte) bool { return len(t) <= waitingScan && waitingPhrases.in(t, nil) }
+
+// statusKey reports whether a member name (canonical text) names a status: status, state, phase,
+// stage, or a name ending in status or state.
+func statusKey(key []byte) bool {
+	var buf [40]byte
+	n := 0
+	for _, c := range key {
+		if c == '_' || c == '-' || c == ' ' {
+			continue
+		}
+		if n == len(buf) {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	k := string(buf[:n])
+	return k == "phase" || k == "stage" || len(k) >= 5 && (k[len(k)-5:] == "state") || len(k) >= 6 && k[len(k)-6:] == "status"
+}
+
+// waitingValue reports whether a status's canonical string content is a waiting value.
+func waitingValue(v []byte) bool {
+	if len(v) > 40 {
+		return false
+	}
+	var buf [40]byte
+	n := 0
+	for _, c := range v {
+		if c == '_' || c == '-' || c == ' ' {
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	for _, w := range waitingValues {
+		if w == string(buf[:n]) {
+			return true
+		}
+	}
+	return false
+}
