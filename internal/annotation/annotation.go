@@ -20,6 +20,10 @@ const (
 	// WaitExempt marks a poll of a declared wait exempted from the loop and no-progress checks (bool,
 	// written only when true).
 	WaitExempt = "agentguard.wait_exempt"
+	// Waiting marks a step exempted from the loop and no-progress checks as waiting that no manifest
+	// declares: an unchanged poll of something its result says is in progress, a repeat of a call whose
+	// result moved before, or a pause between other calls (bool, written only when true).
+	Waiting = "agentguard.waiting"
 	// Stuck is the reason the run is stuck at this step (written only while it is).
 	Stuck = "agentguard.stuck"
 	// Judged is false on a step whose result no convention could read: agentguard did not judge it,
@@ -61,7 +65,7 @@ const (
 
 // Keys lists every attribute agentguard may write on a span.
 func Keys() []string {
-	return []string{Step, Progress, Signals, Barren, WaitExempt, Stuck, Judged, Run,
+	return []string{Step, Progress, Signals, Barren, WaitExempt, Waiting, Stuck, Judged, Run,
 		Round, Finish, Empty, Continuation, Outcome, Rounds, TurnEfficiency, CutOffs, ToolFailures}
 }
 

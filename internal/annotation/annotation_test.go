@@ -28,7 +28,8 @@ import (
 )
 
 // TestKeysAreWhatAgentguardWrites runs agentguard on every scenario in every convention, with a manifest
-// that declares a wait and a write so that every verdict occurs, and collects the attribute keys it adds
+// that declares a wait and a write and with one that leaves the wait undeclared, so that every verdict
+// occurs, and collects the attribute keys it adds
 // to spans. shapeonly leaves exactly Keys readable: a key agentguard writes that the list lacks would be
 // withheld on data-class spans, and a listed key agentguard never writes is a stale name.
 func TestKeysAreWhatAgentguardWrites(t *testing.T) {
@@ -114,29 +115,34 @@ type guarded struct {
 func guardedScenarios(t *testing.T) []guarded {
 	t.Helper()
 	factory := agentguard.NewFactory()
-	cfg := factory.CreateDefaultConfig().(*agentguard.Config)
-	cfg.Tools = map[string]agentguard.ToolConfig{
+	declared := factory.CreateDefaultConfig().(*agentguard.Config)
+	declared.Tools = map[string]agentguard.ToolConfig{
 		"get_build_status": {Kind: "wait", ProgressField: "status", WaitingValues: []string{"queued", "running"},
 			TerminalValues: []string{"success", "failed", "cancelled", "timed_out"}, MaxWait: 20 * time.Minute, MinInterval: 5 * time.Second},
 		"edit_file": {Kind: "write", StateField: "sha"},
 	}
-	guard := start(t, factory, cfg)
+	// Without the wait declared, the build polls wait undeclared.
+	undeclared := factory.CreateDefaultConfig().(*agentguard.Config)
+	undeclared.Tools = map[string]agentguard.ToolConfig{"edit_file": declared.Tools["edit_file"]}
 	var out []guarded
-	// The unknown SDK's steps cannot be read: they are the unjudged ones.
-	for _, conv := range append(agentgen.Conventions(), agentgen.Unknown) {
-		for _, scenario := range agentgen.Scenarios() {
-			run, err := agentgen.Generate(scenario, agentgen.Options{Convention: conv, Seed: 7})
-			require.NoError(t, err)
-			g := guarded{before: map[spanID]pcommon.Map{}, after: run.Traces}
-			for _, span := range walk.Spans(run.Traces) {
-				// Every tool is customer data to the shapeonly that may follow.
-				span.Attributes().PutStr("tool.data_class", "customer")
-				attrs := pcommon.NewMap()
-				span.Attributes().CopyTo(attrs)
-				g.before[spanKey(span)] = attrs
+	for _, cfg := range []*agentguard.Config{declared, undeclared} {
+		guard := start(t, factory, cfg)
+		// The unknown SDK's steps cannot be read: they are the unjudged ones.
+		for _, conv := range append(agentgen.Conventions(), agentgen.Unknown) {
+			for _, scenario := range agentgen.Scenarios() {
+				run, err := agentgen.Generate(scenario, agentgen.Options{Convention: conv, Seed: 7})
+				require.NoError(t, err)
+				g := guarded{before: map[spanID]pcommon.Map{}, after: run.Traces}
+				for _, span := range walk.Spans(run.Traces) {
+					// Every tool is customer data to the shapeonly that may follow.
+					span.Attributes().PutStr("tool.data_class", "customer")
+					attrs := pcommon.NewMap()
+					span.Attributes().CopyTo(attrs)
+					g.before[spanKey(span)] = attrs
+				}
+				require.NoError(t, guard.ConsumeTraces(context.Background(), run.Traces))
+				out = append(out, g)
 			}
-			require.NoError(t, guard.ConsumeTraces(context.Background(), run.Traces))
-			out = append(out, g)
 		}
 	}
 	return out

@@ -33,9 +33,11 @@ func TestUnreadStepsAreNotJudged(t *testing.T) {
 	if v := r.Observe(call("search", `{"q":3}`, `{"results":[]}`).Step); v.Barren != 3 {
 		t.Errorf("barren after an unjudged step: %d, want 3", v.Barren)
 	}
-	// An unjudged step between two identical calls does not hide the repeat: the repeat is judged
-	// on the judged steps alone, and the unjudged one is no part of it.
+	// Unjudged steps between identical calls do not hide the repeat: the repeat is judged on the
+	// judged steps alone, and the unjudged ones are no part of it.
 	r = NewRun(nil)
+	r.Observe(call("ls", `{}`, `a b`).Step)
+	r.Observe(unread("ls").Step)
 	r.Observe(call("ls", `{}`, `a b`).Step)
 	r.Observe(unread("ls").Step)
 	if v := r.Observe(call("ls", `{}`, `a b`).Step); v.Stuck != ReasonLoop {

@@ -3,25 +3,34 @@
 
 // Package progress is the per-run state machine of the agentguard processor:
 // fed one run's tool steps in start-time order, it says for each step whether
-// the run made progress and whether the run is stuck, and why.
+// the run made progress and whether the run is stuck, and why. The rules are
+// stated, with their reasons and limits, in docs/design.md section 6.
 //
 // # Progress
 //
 // A step is progress when any of four signals fired (they are combined
 // disjunctively; the strictness lives in the counter, not in the test):
 //
-//  1. result: the outcome differs from the last outcome of the same tool. The
-//     outcome is Result.Sum, or for a failed step ErrorKey (a new error is
-//     something new in the context; the same error again is not). An Empty
-//     result (or a failure with a zero ErrorKey) never counts, even the
-//     first time.
-//  2. write: a KindWrite tool whose step did not fail. With StateField set
-//     and Step.HasState, only a state value not seen before in the run counts
-//     (a bounded set of seen states, shared by tools with the same
-//     StateField, is what catches edit-and-revert; such a step is judged by its
-//     state alone, without the result signal). Without StateField, or
-//     when the caller could not extract the state, any successful write
-//     counts: missing evidence should not make a run look stuck.
+//  1. result: the result brought something this run had not seen, through
+//     any tool: one of its units (Step.Units: the lines and leaves digest
+//     lists, volatile tokens masked) is not among the units of the run's
+//     earlier results. A failed step's units are those of its error, so a
+//     new error is something new and the same error again is not. An Empty
+//     result (or a failure with a zero ErrorKey) never counts as content. A
+//     sweep's answer counts too: an acknowledgement (Step.Brief: empty, one
+//     line, a few leaves) identical to the tool's previous answer, to a call
+//     naming an item (Step.Items) the tool was not asked about before, is
+//     news about that item, unless it is a channel failure (Step.Channel: a
+//     rate limit, a block, a timeout says nothing about the item). The same
+//     document for a new item is the same document: nothing new.
+//  2. write: a KindWrite tool whose step did not fail and changed something.
+//     With StateField set and Step.HasState, only a state value not seen
+//     before in the run counts (a bounded set of seen states, shared by
+//     tools with the same StateField, is what catches edit-and-revert; such
+//     a step is judged by its state alone, without the result signal).
+//     Without it, a write counts when its arguments differ from every
+//     earlier write of the run, or when its result brought something new:
+//     rewriting the same scratchpad again changes nothing.
 //  3. plan: Plan greater than the last Plan observed in the run.
 //  4. goal: |GoalTarget-Goal| smaller than the last distance observed.
 //
@@ -33,37 +42,29 @@
 //
 // # Patterns
 //
-// Each is judged on the call key and outcome history (the last 16 steps):
+// Each is judged on the call key and outcome history (the last 16 steps),
+// and each needs that nothing new entered the run while it formed: a step
+// that fired a signal (a new result from any tool, a write) breaks it, so a
+// poll repeated while something around it moves is not a loop.
 //
-//   - loop: the current CallKey occurred among the previous LoopWindow calls
-//     with the same outcome: immediately before, or twice. A single
-//     recurrence with other calls between is left to alternation and cycle,
-//     which name it when the pattern shows. Failed steps are left to
-//     repeated_error, so one retry after a transient error is not a loop.
+//   - loop: the current CallKey with the same outcome for the third time
+//     within the previous LoopWindow calls, and no step since the first of
+//     the three brought anything new. Failed steps are left to
+//     repeated_error, so retries after a failure are never a loop.
 //   - repeated_error: the step failed and the two previous calls with this
-//     key failed with the same ErrorKey (three in a row for that key).
-//   - alternation: keys A,B,A,B (A != B) over the last four steps, with each
-//     key's outcome unchanged.
+//     key failed with the same error, nothing new between.
+//   - alternation: keys A,B,A,B (A != B) over the last four steps, each
+//     key's outcome unchanged and the second A,B bringing nothing new.
 //   - cycle: for a period L of 3 to 5, the last L steps repeat the L before
 //     them key for key and outcome for outcome (the keys not all equal; a
-//     period of 2 is alternation).
-//
-// Every pattern needs the world to have stood still: a step between the
-// compared calls whose write signal fired breaks it (re-running the tests
-// after an edit that stuck is a question put to a new world, and gets the
-// same answer legitimately). Only writes count here: a changed result in
-// between is exactly what same-tool alternation produces.
+//     period of 2 is alternation), the repeat bringing nothing new.
 //
 // A step that matches a pattern gets no credit from the result signal (its
 // result was already seen for this very call), so only a write, plan or goal
-// signal can make it progress. A step that is progress is never stuck: the
-// polling agent whose results keep moving never loops, and alternation
-// between two tools each returning new results is not a pattern.
+// signal can make it progress. A step that is progress is never stuck.
 //
 // When several reasons apply the most specific wins: wait_timeout,
-// repeated_error, alternation, cycle, loop, no_progress. Because a loop
-// with calls between needs two recurrences, alternation (A,B,A,B) and
-// cycles open their own episodes, and the stuck event carries their names.
+// repeated_error, alternation, cycle, loop, no_progress.
 //
 // # Waits
 //
@@ -81,6 +82,16 @@
 // MaxWait <= 0 grants no exemption: a wait without a deadline is the
 // whitelist the manifest replaces.
 //
+// Waiting that is not declared is still waiting (Verdict.Waiting: neither
+// progress nor barren, part of no pattern), within bounds that do not depend
+// on a declaration:
+//
+//   - an unchanged repeat of a call whose own outcome changed earlier in the
+//     history (a poll of something that moves), up to NoProgressLimit-1
+//     repeats in a row; after that its repeats are barren again;
+//   - a pause (Step.Pause: a sleep) between other calls; a pause right after
+//     a pause is judged like any step.
+//
 // # Unjudged steps
 //
 // A step whose result no convention could read (Step.Unread) is not
@@ -89,23 +100,26 @@
 // called stuck. A failed step is read from its status; a write without a
 // StateField needs no result; a state taken from a span attribute is read
 // too. A step whose arguments could not be read (Step.NoCallKey) is judged
-// by its result, but repeats no call.
+// by its result, but repeats no call and names no item.
 //
 // # Episodes
 //
 // The first stuck step opens an episode (Verdict.NewEpisode); every later
 // step without progress reports the episode as stuck, with the reason of that
 // step or, when none applies, the episode's latest reason. A progress step
-// ends the episode. An exempt poll neither ends nor extends it and is not
-// reported stuck.
+// ends the episode. An exempt poll or a waiting step neither ends nor extends
+// it and is not reported stuck.
 //
 // # Memory
 //
 // A Run keeps 8-byte folds of digests: the last outcome of up to 16 tools
 // (least recently used evicted), a ring of the last 16 call keys and
 // outcomes, up to 32 seen states (oldest evicted) and up to 4 active waits
-// (least recently polled evicted). SizeBytes is below 1 KiB even with every
-// table full.
+// (least recently polled evicted): under 1 KiB. What the run has seen
+// (units, items, write arguments) is a set that grows with what the run
+// sees: exact up to 768 fingerprints (4 KiB), then two Bloom filters of
+// 8 KiB that remember the run's latest 6,000 to 12,000; what is forgotten
+// (Verdict.Forgotten counts it) looks new again (seen.go).
 package progress
 
 import (
@@ -159,17 +173,23 @@ type ToolPolicy struct {
 type Config struct {
 	NoProgressLimit int // default 4
 	LoopWindow      int // default 8, at most 15: recent call keys the loop hash remembers
-	Tools           map[string]ToolPolicy
+	// UndeclaredMaxWait bounds a wait no manifest entry declares (default 30 minutes; negative: such
+	// polls are judged like any call).
+	UndeclaredMaxWait time.Duration
+	Tools             map[string]ToolPolicy
 }
 
 const (
 	defaultNoProgressLimit = 4
 	defaultLoopWindow      = 8
+	// DefaultUndeclaredMaxWait is how long a poll no manifest declares may wait on something its
+	// result says is in progress.
+	DefaultUndeclaredMaxWait = 30 * time.Minute
 
-	histCap  = 16 // call history: the loop window plus the longest cycle (2×5)
-	maxTools = 16
-	maxSeen  = 32
-	maxWaits = 4
+	histCap   = 16 // call history: the loop window plus the longest cycle (2×5)
+	maxTools  = 16
+	maxStates = 32
+	maxWaits  = 4
 )
 
 // Step is one tool call of the run, as the processor saw it.
@@ -178,8 +198,23 @@ type Step struct {
 	Start    time.Time
 	CallKey  digest.Sum    // digest.Key(tool, args)
 	Result   digest.Result // digest.Of(result)
-	Failed   bool          // the call failed: span status error, or a result that is only an error
-	ErrorKey digest.Sum    // digest of the error message when Failed
+	Failed   bool          // the call failed: span status error, or a result that reports a failure
+	ErrorKey digest.Sum    // digest of the error when Failed
+
+	// Units are the fingerprints of what the result (or, when Failed, the error) holds: digest's
+	// Scratch.Units. Without them the whole outcome is the only unit.
+	Units []uint64
+	// Items are the fingerprints of the items the call names: digest's Scratch.Items.
+	Items []uint64
+	// Channel: the result or error names a failure of the channel (digest.Result.Channel).
+	Channel bool
+	// Pause: the call only waits (digest.Call.Pause).
+	Pause bool
+	// Waiting: the result says what it reports is still in progress (digest.Result.Waiting).
+	Waiting bool
+	// Brief: the result (or, when Failed, the error) is an acknowledgement rather than a document
+	// (digest.Result.Brief).
+	Brief bool
 
 	// Unread: no convention could read the result. Such a step is not judged (see Observe).
 	Unread bool
@@ -245,12 +280,14 @@ const (
 type Verdict struct {
 	Step       int    // 1-based step number in the run
 	Unjudged   bool   // the result could not be read: no other field but Step says anything
-	Progress   bool   // any signal fired (or exempt wait)
+	Progress   bool   // any signal fired, or the step was an exempt poll or waiting
 	Signals    Signal // the signals that fired
 	Barren     int    // the no-progress counter after this step
-	WaitExempt bool   // this step was an exempt poll
+	WaitExempt bool   // this step was an exempt poll of a declared wait
+	Waiting    bool   // this step was waiting without a declaration: no signal, not barren
 	Stuck      Reason // non-empty while the run is stuck
 	NewEpisode bool   // the run entered a stuck episode at this step
+	Forgotten  int    // fingerprints of what the run had seen that this step made it forget
 }
 
 type histEntry struct{ key, out uint64 }
@@ -285,13 +322,15 @@ type Run struct {
 	hasPlan  bool
 	hasDist  bool
 	failed   uint16 // ring bit i: hist[i] failed
-	exempt   uint16 // ring bit i: hist[i] was an exempt poll
-	wrote    uint16 // ring bit i: hist[i] fired the write signal
+	exempt   uint16 // ring bit i: hist[i] was an exempt poll or waiting
+	news     uint16 // ring bit i: hist[i] fired a signal (brought something new)
+	paused   uint16 // ring bit i: hist[i] was a pause
 	calls    modelCalls
 	hist     [histCap]histEntry
 	tools    []toolEntry
-	seen     []uint64
+	states   []uint64
 	waits    []waitEntry
+	seen     seenSet
 }
 
 // Reasons in order of preference; index 0 is "not stuck".
@@ -335,16 +374,22 @@ func (r *Run) limit() int32 {
 func (r *Run) SizeBytes() int {
 	return int(unsafe.Sizeof(*r)) +
 		cap(r.tools)*int(unsafe.Sizeof(toolEntry{})) +
-		cap(r.seen)*8 +
-		cap(r.waits)*int(unsafe.Sizeof(waitEntry{}))
+		cap(r.states)*8 +
+		cap(r.waits)*int(unsafe.Sizeof(waitEntry{})) +
+		r.seen.sizeBytes()
 }
 
 // fold keeps 8 bytes of a digest: collisions stay out of practical reach
 // for the handful of values a run compares.
 func fold(s digest.Sum) uint64 { return binary.LittleEndian.Uint64(s[:8]) }
 
-// failSalt separates an error outcome from a result with the same digest.
-const failSalt = 0x9e3779b97f4a7c15
+// failSalt separates an error outcome from a result with the same digest; itemSalt and writeSalt
+// keep an item and a write's arguments apart from the units of results in the seen set.
+const (
+	failSalt  = 0x9e3779b97f4a7c15
+	itemSalt  = 0xc2b2ae3d27d4eb4f
+	writeSalt = 0x165667b19e3779f9
+)
 
 func fnv64(parts ...string) uint64 {
 	h := uint64(14695981039346656037)
@@ -396,12 +441,21 @@ func (r *Run) Observe(s Step) Verdict {
 	// The four signals. A write whose state is declared is judged by its state alone: its result
 	// names the state it left, and a revert's result differs from the tool's last one while the
 	// state it returns to is not new to the run.
+	fresh := !empty && r.fresh(s.Units, out)
+	sameAnswer := !r.swapLast(tool, out)
+	newItem := !s.NoCallKey && r.newItem(tool, s.Items)
 	stateJudged := pol.Kind == KindWrite && pol.StateField != "" && s.HasState && !s.Failed
-	if r.swapLast(tool, out) && !empty && !stateJudged {
+	if !stateJudged && (fresh || sameAnswer && newItem && s.Brief && !s.Channel) {
 		v.Signals |= SignalResult
 	}
 	if pol.Kind == KindWrite && !s.Failed {
-		if pol.StateField == "" || !s.HasState || r.addState(fnv64(pol.StateField, s.State)) {
+		var changed bool
+		if pol.StateField != "" && s.HasState {
+			changed = r.addState(fnv64(pol.StateField, s.State))
+		} else {
+			changed = r.seen.add(key^writeSalt) || fresh
+		}
+		if changed {
 			v.Signals |= SignalWrite
 		}
 	}
@@ -419,20 +473,28 @@ func (r *Run) Observe(s Step) Verdict {
 			r.lastDist, r.hasDist = d, true
 		}
 	}
+	v.Forgotten = int(r.seen.takeForgotten())
 
-	var exemptOK, timeout, terminalAgain bool
+	// Waits: a declared wait by its manifest entry; an undeclared one by what its result says, by
+	// its own result having moved before, or by being a pause between other calls.
+	var exemptOK, timeout, terminalAgain, waiting, ended bool
 	if pol.Kind == KindWait {
-		exemptOK, timeout, terminalAgain = r.poll(&pol, tool, key, s)
+		exemptOK, timeout, terminalAgain = r.poll(&pol, declaredState(&pol, s), tool, key, s.Start.UnixNano())
+	} else if !s.NoCallKey {
+		waiting, timeout, ended = r.undeclaredPoll(tool, key, s)
+	}
+	if !waiting && !timeout && !ended && pol.Kind != KindWait && v.Signals == 0 && !s.Failed {
+		waiting = s.Pause && !r.afterPause() || r.stillPolling(key, out)
 	}
 
-	pos := r.push(key, out, s.Failed)
+	pos := r.push(key, out, s.Failed, s.Pause)
 
 	reason := rNone
 	switch {
 	case timeout:
 		reason = rWaitTimeout
-	case exemptOK:
-		// An exempt poll is judged by no pattern.
+	case exemptOK || waiting:
+		// An exempt poll or a waiting step is judged by no pattern.
 	case r.repeatedError():
 		reason = rRepeatedError
 	case r.alternation():
@@ -447,14 +509,13 @@ func (r *Run) Observe(s Step) Verdict {
 	}
 
 	switch {
-	case exemptOK && v.Signals == 0:
+	case (exemptOK || waiting) && v.Signals == 0:
 		r.exempt |= 1 << pos
-		v.WaitExempt = true
+		v.WaitExempt = exemptOK
+		v.Waiting = waiting
 		v.Progress = true
 	case v.Signals != 0:
-		if v.Signals&SignalWrite != 0 {
-			r.wrote |= 1 << pos
-		}
+		r.news |= 1 << pos
 		v.Progress = true
 		r.barren = 0
 		r.reason = rNone
@@ -476,250 +537,22 @@ func (r *Run) Observe(s Step) Verdict {
 	return v
 }
 
-// swapLast records out as tool's last outcome and reports whether it differs
-// from the previous one (true when the tool has none).
-func (r *Run) swapLast(tool, out uint64) bool {
-	for i := range r.tools {
-		if r.tools[i].tool == tool {
-			changed := r.tools[i].last != out
-			// Move to the end: the table is ordered by last use.
-			copy(r.tools[i:], r.tools[i+1:])
-			r.tools[len(r.tools)-1] = toolEntry{tool, out}
-			return changed
-		}
+// fresh records what a result brought and reports whether any of it was new to the run. A step
+// without units has its whole outcome as its one unit.
+func (r *Run) fresh(units []uint64, out uint64) bool {
+	if len(units) == 0 {
+		return r.seen.add(out)
 	}
-	if len(r.tools) == maxTools {
-		copy(r.tools, r.tools[1:])
-		r.tools = r.tools[:maxTools-1]
-	}
-	r.tools = appendBounded(r.tools, toolEntry{tool, out}, maxTools)
-	return true
+	return r.seen.addAll(units)
 }
 
-// addState records a state and reports whether it was new to the run.
-func (r *Run) addState(h uint64) bool {
-	for _, x := range r.seen {
-		if x == h {
-			return false
+// newItem records the items a call names, for its tool, and reports whether any was new.
+func (r *Run) newItem(tool uint64, items []uint64) bool {
+	fresh := false
+	for _, it := range items {
+		if r.seen.add(it ^ tool ^ itemSalt) {
+			fresh = true
 		}
 	}
-	if len(r.seen) == maxSeen {
-		copy(r.seen, r.seen[1:])
-		r.seen = r.seen[:maxSeen-1]
-	}
-	r.seen = appendBounded(r.seen, h, maxSeen)
-	return true
-}
-
-// appendBounded appends, growing capacity by doubling but never past bound,
-// so the retained size of a table never exceeds its cap.
-func appendBounded[T any](s []T, x T, bound int) []T {
-	if len(s) == cap(s) {
-		n := make([]T, len(s), min(max(2*cap(s), 4), bound))
-		copy(n, s)
-		s = n
-	}
-	return append(s, x)
-}
-
-// push adds the step to the history ring and returns its ring position.
-func (r *Run) push(key, out uint64, failed bool) uint {
-	pos := uint(r.histPos)
-	r.hist[pos] = histEntry{key, out}
-	bit := uint16(1) << pos
-	r.exempt &^= bit
-	r.wrote &^= bit
-	if failed {
-		r.failed |= bit
-	} else {
-		r.failed &^= bit
-	}
-	r.histPos = uint8((pos + 1) % histCap)
-	if r.histLen < histCap {
-		r.histLen++
-	}
-	return pos
-}
-
-// at returns the ring position i steps back (0: the current step).
-func (r *Run) at(i int) uint {
-	return uint((int(r.histPos) - 1 - i + 2*histCap) % histCap)
-}
-
-func (r *Run) isExempt(p uint) bool { return r.exempt&(1<<p) != 0 }
-func (r *Run) isFailed(p uint) bool { return r.failed&(1<<p) != 0 }
-
-// wroteBetween reports whether a step strictly between i and j steps back
-// (i < j) changed the world: a repeat after a write is a question put to a
-// new world, not a loop.
-func (r *Run) wroteBetween(i, j int) bool {
-	for k := i + 1; k < j; k++ {
-		if r.wrote&(1<<r.at(k)) != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// loop: the current key among the previous LoopWindow calls, with the
-// outcome unchanged. An immediate repeat is a loop at once; a repeat with
-// other calls between counts from its second recurrence, so that an
-// alternation or a cycle is named as such when it first shows rather than
-// as a loop one step earlier.
-func (r *Run) loop() bool {
-	cur := r.hist[r.at(0)]
-	earlier, between := 0, false
-	for i := 1; i <= int(r.window) && i < int(r.histLen); i++ {
-		p := r.at(i)
-		if r.hist[p].key != cur.key {
-			between = true
-			continue
-		}
-		if r.isExempt(p) {
-			continue
-		}
-		if r.hist[p].out != cur.out || r.wroteBetween(0, i) {
-			return false
-		}
-		if earlier++; !between || earlier == 2 {
-			return true
-		}
-	}
-	return false
-}
-
-// repeatedError: this key failed with the same error on its last three calls.
-func (r *Run) repeatedError() bool {
-	p0 := r.at(0)
-	if !r.isFailed(p0) {
-		return false
-	}
-	cur := r.hist[p0]
-	n := 1
-	for i := 1; i < int(r.histLen); i++ {
-		p := r.at(i)
-		if r.hist[p].key != cur.key {
-			continue
-		}
-		if !r.isFailed(p) || r.hist[p].out != cur.out || r.wroteBetween(0, i) {
-			return false
-		}
-		if n++; n == 3 {
-			return true
-		}
-	}
-	return false
-}
-
-// same reports whether the steps i and j back agree in key and outcome and
-// neither was an exempt poll.
-func (r *Run) same(i, j int) bool {
-	pi, pj := r.at(i), r.at(j)
-	return !r.isExempt(pi) && !r.isExempt(pj) && r.hist[pi] == r.hist[pj]
-}
-
-// alternation: A,B,A,B with each side's outcome unchanged.
-func (r *Run) alternation() bool {
-	if r.histLen < 4 {
-		return false
-	}
-	return r.hist[r.at(0)].key != r.hist[r.at(1)].key && r.same(0, 2) && r.same(1, 3) && !r.wroteBetween(0, 3)
-}
-
-// cycle: the last L steps repeat the L before them, for L in 3..5.
-func (r *Run) cycle() bool {
-	for l := 3; l <= 5 && 2*l <= int(r.histLen); l++ {
-		ok := true
-		distinct := false
-		for i := 0; i < l && ok; i++ {
-			ok = r.same(i, i+l)
-			distinct = distinct || r.hist[r.at(i)].key != r.hist[r.at(0)].key
-		}
-		if ok && distinct && !r.wroteBetween(0, 2*l-1) {
-			return true
-		}
-	}
-	return false
-}
-
-// poll updates the wait state of a KindWait step and says whether it may be
-// exempt, whether its wait timed out, and whether it repeats a poll that had
-// already returned a terminal state.
-func (r *Run) poll(pol *ToolPolicy, tool, key uint64, s Step) (exemptOK, timeout, terminalAgain bool) {
-	now := s.Start.UnixNano()
-	tool32 := uint32(tool)
-
-	var prev int64
-	hasPrev := false
-	e := -1
-	for i := range r.waits {
-		w := &r.waits[i]
-		if w.tool == tool32 && (!hasPrev || w.last > prev) {
-			prev, hasPrev = w.last, true
-		}
-		if w.key == key {
-			e = i
-		}
-	}
-	if e < 0 {
-		if len(r.waits) == maxWaits {
-			oldest := 0
-			for i := range r.waits {
-				if r.waits[i].last < r.waits[oldest].last {
-					oldest = i
-				}
-			}
-			r.waits[oldest] = waitEntry{key: key, tool: tool32}
-			e = oldest
-		} else {
-			r.waits = appendBounded(r.waits, waitEntry{key: key, tool: tool32}, maxWaits)
-			e = len(r.waits) - 1
-		}
-	}
-	w := &r.waits[e]
-	w.last = now
-
-	const (
-		other = iota
-		waiting
-		terminal
-	)
-	state := other
-	if s.HasWaitState && !s.Failed {
-		if contains(pol.WaitingValues, s.WaitState) {
-			state = waiting
-		} else if contains(pol.TerminalValues, s.WaitState) {
-			state = terminal
-		}
-	}
-	switch state {
-	case waiting:
-		if w.flags&waitActive == 0 || w.flags&waitTerminal != 0 {
-			w.start = now
-			w.flags = waitActive
-		}
-		if pol.MaxWait <= 0 {
-			return false, false, false
-		}
-		if time.Duration(now-w.start) >= pol.MaxWait {
-			return false, true, false
-		}
-		fast := hasPrev && pol.MinInterval > 0 && time.Duration(now-prev) < pol.MinInterval
-		return !fast, false, false
-	case terminal:
-		terminalAgain = w.flags&waitTerminal != 0
-		w.flags = waitTerminal
-		return false, false, terminalAgain
-	default:
-		return false, false, w.flags&waitTerminal != 0
-	}
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
+	return fresh
 }

@@ -6,6 +6,7 @@ package progress
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -23,11 +24,23 @@ type st struct {
 	timed bool
 }
 
+// call is a step as agentguard builds it from a tool span: the call's key and items and the result's
+// digest and units, from digest.
 func call(tool, args, result string) st {
+	var sc digest.Scratch
+	c := norm.Call(tool, []byte(args), &sc)
+	items := slices.Clone(sc.Items())
+	res := norm.Answer([]byte(result), &sc)
 	return st{Step: Step{
 		Tool:    tool,
-		CallKey: norm.Key(tool, []byte(args), nil),
-		Result:  norm.Of([]byte(result), nil),
+		CallKey: c.Key,
+		Pause:   c.Pause,
+		Items:   items,
+		Result:  res,
+		Units:   slices.Clone(sc.Units()),
+		Channel: res.Channel,
+		Waiting: res.Waiting,
+		Brief:   res.Brief,
 	}}
 }
 
@@ -38,9 +51,13 @@ func (s st) at(sec float64) st {
 	return s
 }
 
+// fail makes the step a failure with msg as its error, as a span with error status is read.
 func (s st) fail(msg string) st {
-	s.Failed = true
-	s.ErrorKey = norm.Of([]byte(msg), nil).Sum
+	var sc digest.Scratch
+	e := norm.Of([]byte(msg), &sc)
+	s.Failed, s.ErrorKey = true, e.Sum
+	s.Units = slices.Clone(sc.Units())
+	s.Channel, s.Brief = s.Channel || e.Channel, e.Brief
 	return s
 }
 
@@ -64,11 +81,12 @@ func drive(cfg *Config, steps []st) []Verdict {
 // when stuck is empty, barren is 0 and the step is not the continuation of
 // a stuck episode; the table says it explicitly instead.
 type want struct {
-	prog   bool
-	barren int
-	exempt bool
-	stuck  Reason
-	newEp  bool
+	prog    bool
+	barren  int
+	exempt  bool
+	waiting bool
+	stuck   Reason
+	newEp   bool
 }
 
 var (
@@ -79,7 +97,10 @@ var (
 func barren(n int) want { return want{barren: n} }
 
 // xb is an exempt poll while the counter stands at n.
-func xb(n int) want                       { return want{prog: true, exempt: true, barren: n} }
+func xb(n int) want { return want{prog: true, exempt: true, barren: n} }
+
+// wt is a step waiting without a declaration while the counter stands at n.
+func wt(n int) want                       { return want{prog: true, waiting: true, barren: n} }
 func stuck(n int, r Reason, nw bool) want { return want{barren: n, stuck: r, newEp: nw} }
 
 func check(t *testing.T, cfg *Config, steps []st, wants []want) []Verdict {
@@ -90,7 +111,7 @@ func check(t *testing.T, cfg *Config, steps []st, wants []want) []Verdict {
 	vs := drive(cfg, steps)
 	for i, v := range vs {
 		w := wants[i]
-		if v.Step != i+1 || v.Progress != w.prog || v.Barren != w.barren || v.WaitExempt != w.exempt || v.Stuck != w.stuck || v.NewEpisode != w.newEp {
+		if v.Step != i+1 || v.Progress != w.prog || v.Barren != w.barren || v.WaitExempt != w.exempt || v.Waiting != w.waiting || v.Stuck != w.stuck || v.NewEpisode != w.newEp {
 			t.Errorf("step %d (%s): got %+v (signals %q), want %+v", i+1, steps[i].Tool, v, v.Signals, w)
 		}
 	}
@@ -157,11 +178,13 @@ func TestSeedTraces(t *testing.T) {
 			wants: []want{P, P, X, X, P, X, P},
 		},
 		{
-			name: "deploy: the same trace without the manifest is the hash's loop",
+			// The hash calls this a loop; the build says it is running, so the unchanged poll is
+			// waiting, declared or not.
+			name: "deploy: without the manifest, an unchanged poll of a running build waits",
 			steps: []st{
 				buildStatus("queued", "0/4", 0), buildStatus("running", "1/4", 5), buildStatus("running", "1/4", 10),
 			},
-			wants: []want{P, P, stuck(1, ReasonLoop, true)},
+			wants: []want{P, P, wt(0)},
 		},
 		{
 			name: "docs: rewording a search that returns nothing is stuck at step 4",
@@ -178,19 +201,25 @@ func TestSeedTraces(t *testing.T) {
 			cfg:   codeCfg,
 			steps: editRevert(3),
 			// The second cycle writes no new state and learns nothing new: the counter reaches the
-			// limit inside it. The tests re-run there is a single recurrence with an edit between,
-			// which the loop hash leaves to the counter and the cycle check.
+			// limit inside it, and the cycle of four shows from its last step on.
 			wants: []want{
 				P, P, P, barren(1), // first cycle: new states, first test result
-				barren(2), barren(3), stuck(4, ReasonNoProgress, true), stuck(5, ReasonLoop, false),
-				stuck(6, ReasonNoProgress, false), stuck(7, ReasonCycle, false), stuck(8, ReasonCycle, false), stuck(9, ReasonCycle, false),
+				barren(2), barren(3), stuck(4, ReasonNoProgress, true), stuck(5, ReasonCycle, false),
+				stuck(6, ReasonCycle, false), stuck(7, ReasonCycle, false), stuck(8, ReasonCycle, false), stuck(9, ReasonCycle, false),
 			},
 		},
 		{
-			name:  "code: without state_field every write is progress and the trace is invisible",
+			// A write is progress when it changed something: the second cycle's writes repeat the
+			// first cycle's arguments and bring nothing new, so the trace is caught without a
+			// state_field too.
+			name:  "code: without state_field, writes that repeat earlier writes change nothing",
 			cfg:   plainWrite,
 			steps: editRevert(3),
-			wants: []want{P, P, P, barren(1), P, barren(1), P, barren(1), P, barren(1), P, barren(1)},
+			wants: []want{
+				P, P, P, barren(1),
+				barren(2), barren(3), stuck(4, ReasonNoProgress, true), stuck(5, ReasonCycle, false),
+				stuck(6, ReasonCycle, false), stuck(7, ReasonCycle, false), stuck(8, ReasonCycle, false), stuck(9, ReasonCycle, false),
+			},
 		},
 		{
 			name: "whitelist counterexample: polling a finished build again is a loop",
@@ -265,10 +294,10 @@ func TestWaitManifest(t *testing.T) {
 			cfg:  manifest,
 			steps: []st{
 				poll("running", "1/4", 0), poll("running", "1/4", 10),
-				poll("unknown", "1/4", 20), poll("unknown", "1/4", 30), // counted normally: new, then a loop
-				poll("running", "1/4", 40), poll("running", "1/4", 50), // waiting again, same deadline
+				poll("unknown", "1/4", 20), poll("unknown", "1/4", 30), poll("unknown", "1/4", 40), // counted normally: new, barren, a loop
+				poll("running", "1/4", 50), poll("running", "1/4", 60), // waiting again, same deadline
 			},
-			wants: []want{P, X, P, stuck(1, ReasonLoop, true), P, X},
+			wants: []want{P, X, P, barren(1), stuck(2, ReasonLoop, true), xb(2), xb(2)},
 		},
 		{
 			name: "wait timeout after MaxWait",
@@ -288,7 +317,10 @@ func TestWaitManifest(t *testing.T) {
 				poll("running", "1/4", 0), poll("running", "1/4", 10), poll("running", "1/4", 12),
 				poll("running", "1/4", 17), poll("running", "1/4", 18),
 			},
-			wants: []want{P, X, stuck(1, ReasonLoop, true), xb(1), stuck(2, ReasonLoop, false)},
+			// The fast polls are counted: the first is barren, the second the call's third
+			// unchanged occurrence with nothing new since the first (the exempt poll between is no
+			// part of it).
+			wants: []want{P, X, barren(1), xb(1), stuck(2, ReasonLoop, true)},
 		},
 		{
 			name: "MinInterval is per tool, across call keys",
@@ -298,9 +330,9 @@ func TestWaitManifest(t *testing.T) {
 				call("get_build_status", `{"build_id":"b_2"}`, `{"status":"running","jobs":"0/2"}`).wait("running").at(2),
 				poll("running", "1/4", 4), // 2 s after the other build's poll
 			},
-			// Too fast to be exempt, so it is judged like any call: against the tool's last result,
-			// the other build's, it is new (results are keyed per tool, not per argument: docs/design.md, section 6).
-			wants: []want{P, P, P},
+			// Too fast to be exempt, so it is judged like any call: what it brings, the build's
+			// status two steps earlier, is not new to the run.
+			wants: []want{P, P, barren(1)},
 		},
 		{
 			name: "a finished build polled again is a loop even if its reply moves",
@@ -313,12 +345,14 @@ func TestWaitManifest(t *testing.T) {
 			wants: []want{P, P, stuck(1, ReasonLoop, true)},
 		},
 		{
+			// A declared wait governs its tool: without a deadline there is no exemption, and the
+			// undeclared reading of "running" does not apply either.
 			name: "no deadline, no exemption",
 			cfg:  noDeadline,
 			steps: []st{
-				poll("running", "1/4", 0), poll("running", "1/4", 10),
+				poll("running", "1/4", 0), poll("running", "1/4", 10), poll("running", "1/4", 20),
 			},
-			wants: []want{P, stuck(1, ReasonLoop, true)},
+			wants: []want{P, barren(1), stuck(2, ReasonLoop, true)},
 		},
 		{
 			name: "a terminal build polled again under a different key is not the same wait",
@@ -370,15 +404,26 @@ func TestPatterns(t *testing.T) {
 		{
 			name:  "repeated error needs the same error",
 			steps: []st{make_.fail("exit 2: missing ;"), make_.fail("exit 2: undefined x"), make_.fail("exit 2: missing ;")},
-			wants: []want{P, P, P},
+			// The first error again is not news, but no call failed the same way three times in a row.
+			wants: []want{P, P, barren(1)},
 		},
 		{
-			name: "repeated error is counted per call key across other calls",
+			name: "repeated error is counted per call key across other calls that bring nothing",
+			cfg:  window(1),
+			steps: []st{
+				make_.fail("exit 2"), call("grep", `{"q":"x"}`, ""), make_.fail("exit 2"), call("grep", `{"q":"y"}`, ""), make_.fail("exit 2"),
+			},
+			wants: []want{P, barren(1), barren(2), barren(3), stuck(4, ReasonRepeatedError, true)},
+		},
+		{
+			// Something new entered the run between the failures: the agent is finding out, and the
+			// repeat is judged by the counter alone.
+			name: "a failing call repeated while other calls bring news is no repeated error",
 			cfg:  window(1),
 			steps: []st{
 				make_.fail("exit 2"), a, make_.fail("exit 2"), b, make_.fail("exit 2"),
 			},
-			wants: []want{P, P, barren(1), P, stuck(1, ReasonRepeatedError, true)},
+			wants: []want{P, P, barren(1), P, barren(1)},
 		},
 		{
 			name: "a successful write between failures breaks the chain",
@@ -393,14 +438,14 @@ func TestPatterns(t *testing.T) {
 			name:  "alternation on one tool, with a loop window too short to see it",
 			cfg:   window(1),
 			steps: []st{pageA, pageB, pageA, pageB, pageA},
-			wants: []want{P, P, P, stuck(1, ReasonAlternation, true), stuck(2, ReasonAlternation, false)},
+			wants: []want{P, P, barren(1), stuck(2, ReasonAlternation, true), stuck(3, ReasonAlternation, false)},
 		},
 		{
 			name:  "alternation opens its own episode under the default window",
 			steps: []st{pageA, pageB, pageA, pageB},
-			// pageA again is new against get_page's last result (pageB's): one recurrence is not yet
-			// a loop, and the fourth step shows the alternation.
-			wants: []want{P, P, P, stuck(1, ReasonAlternation, true)},
+			// pageA again brings nothing new, but one recurrence is not a loop; the fourth step
+			// shows the alternation.
+			wants: []want{P, P, barren(1), stuck(2, ReasonAlternation, true)},
 		},
 		{
 			name: "alternation with a moving side is not a pattern",
@@ -408,7 +453,7 @@ func TestPatterns(t *testing.T) {
 			steps: []st{
 				pageA, call("get_page", `{"n":2}`, `{"items":["c"]}`), pageA, call("get_page", `{"n":2}`, `{"items":["c","d"]}`),
 			},
-			wants: []want{P, P, P, P},
+			wants: []want{P, P, barren(1), P},
 		},
 		{
 			name:  "cycle of three",
@@ -431,14 +476,27 @@ func TestPatterns(t *testing.T) {
 			wants: []want{P, P, P, barren(1), barren(2), P},
 		},
 		{
-			name:  "loop: same call, same result, immediately",
+			name:  "an immediate repeat alone is one wasted step, not a loop",
 			steps: []st{a, a},
-			wants: []want{P, stuck(1, ReasonLoop, true)},
+			wants: []want{P, barren(1)},
 		},
 		{
-			name:  "loop: a call recurring twice with others between",
+			name:  "loop: the same call and result for the third time, nothing new since the first",
+			steps: []st{a, a, a},
+			wants: []want{P, barren(1), stuck(2, ReasonLoop, true)},
+		},
+		{
+			name: "loop: a call recurring with calls between that bring nothing",
+			steps: []st{
+				a, call("grep", `{"q":"x"}`, ""), a, call("grep", `{"q":"y"}`, ""), a,
+			},
+			wants: []want{P, barren(1), barren(2), barren(3), stuck(4, ReasonLoop, true)},
+		},
+		{
+			// What b and c brought is new: the repeated read is a question put while the run learns.
+			name:  "a call recurring while other calls bring news is no loop",
 			steps: []st{a, b, a, c, a},
-			wants: []want{P, P, barren(1), P, stuck(1, ReasonLoop, true)},
+			wants: []want{P, P, barren(1), P, barren(1)},
 		},
 		{
 			name:  "loop outside the window is not seen",
@@ -504,15 +562,15 @@ func TestEpisodes(t *testing.T) {
 	a := call("read_file", `{"path":"a.go"}`, "package a")
 	steps = []st{
 		poll("running", "1/4", 0),
-		a, a, call("grep", `{"q":"x"}`, ""),
+		a, a, a, call("grep", `{"q":"x"}`, ""),
 		poll("running", "1/4", 40),
 		call("grep", `{"q":"y"}`, ""),
 		call("grep", `{"q":"z"}`, "z.go:1"),
 	}
-	check(t, manifest, steps, []want{
-		P, P, stuck(1, ReasonLoop, true), stuck(2, ReasonLoop, false),
-		xb(2),
-		stuck(3, ReasonLoop, false),
+	check(t, &Config{NoProgressLimit: 10, Tools: manifest.Tools}, steps, []want{
+		P, P, barren(1), stuck(2, ReasonLoop, true), stuck(3, ReasonLoop, false),
+		xb(3),
+		stuck(4, ReasonLoop, false),
 		P,
 	})
 }
@@ -554,8 +612,8 @@ func TestStateSetBounded(t *testing.T) {
 			t.Fatalf("new state %d not counted", i)
 		}
 	}
-	if len(r.seen) != maxSeen {
-		t.Errorf("seen set holds %d, want %d", len(r.seen), maxSeen)
+	if len(r.states) != maxStates {
+		t.Errorf("seen set holds %d, want %d", len(r.states), maxStates)
 	}
 	// The most recent states are remembered, the oldest forgotten.
 	if v := r.Observe(e.state("sha-99").Step); v.Signals&SignalWrite != 0 {
@@ -574,11 +632,13 @@ func TestToolTableBounded(t *testing.T) {
 	if len(r.tools) != maxTools || cap(r.tools) != maxTools {
 		t.Errorf("tool table len %d cap %d, want %d", len(r.tools), cap(r.tools), maxTools)
 	}
-	// tool99 is remembered (no change: no result signal); tool0 was evicted.
-	if v := r.Observe(call("tool99", `{"again":1}`, `{"x":1}`).Step); v.Signals&SignalResult != 0 {
-		t.Error("recent tool forgot its last result")
+	// The table keeps each tool's last answer for sweeps: tool99 answers a new item as it answered
+	// before (a sweep: the result signal fires); tool0 was evicted, so its same answer to a new item
+	// is judged as content alone, already seen.
+	if v := r.Observe(call("tool99", `{"id":"again"}`, `{"x":1}`).Step); v.Signals&SignalResult == 0 {
+		t.Error("recent tool forgot its last answer")
 	}
-	if v := r.Observe(call("tool0", `{"again":1}`, `{"x":1}`).Step); v.Signals&SignalResult == 0 {
+	if v := r.Observe(call("tool0", `{"id":"again"}`, `{"x":1}`).Step); v.Signals&SignalResult != 0 {
 		t.Error("evicted tool still remembered")
 	}
 }
@@ -636,11 +696,18 @@ var typicalCfg = &Config{Tools: map[string]ToolPolicy{
 	"get_build_status": buildWait,
 }}
 
+// fixedBudget bounds what a run holds besides what it has seen: its call history, tool, state and
+// wait tables, full.
+const fixedBudget = 1088
+
 func TestSizeBytes(t *testing.T) {
 	r := NewRun(typicalCfg)
 	typicalRun(r, 200)
-	if n := r.SizeBytes(); n > 1024 {
-		t.Errorf("typical run: %d bytes, budget 1024", n)
+	if n := r.SizeBytes() - r.seen.sizeBytes(); n > fixedBudget {
+		t.Errorf("typical run: %d bytes besides what it has seen, budget %d", n, fixedBudget)
+	}
+	if n := r.seen.sizeBytes(); n > 1024 {
+		t.Errorf("typical run: %d bytes of what it has seen, budget 1024", n)
 	}
 	// Every table full: still within the budget.
 	full := NewRun(typicalCfg)
@@ -649,11 +716,11 @@ func TestSizeBytes(t *testing.T) {
 		full.Observe(call("edit_file", `{}`, `{"ok":true}`).state(fmt.Sprint("sha-", i)).Step)
 		full.Observe(call("get_build_status", fmt.Sprintf(`{"build_id":"b%d"}`, i), `{"status":"running"}`).wait("running").at(float64(i)).Step)
 	}
-	if len(full.tools) != maxTools || len(full.seen) != maxSeen || len(full.waits) != maxWaits {
-		t.Fatalf("tables not full: %d %d %d", len(full.tools), len(full.seen), len(full.waits))
+	if len(full.tools) != maxTools || len(full.states) != maxStates || len(full.waits) != maxWaits {
+		t.Fatalf("tables not full: %d %d %d", len(full.tools), len(full.states), len(full.waits))
 	}
-	if n := full.SizeBytes(); n > 1024 {
-		t.Errorf("run with every table full: %d bytes, budget 1024", n)
+	if n := full.SizeBytes() - full.seen.sizeBytes(); n > fixedBudget {
+		t.Errorf("run with every table full: %d bytes besides what it has seen, budget %d", n, fixedBudget)
 	}
 	t.Logf("typical run %d bytes, full run %d bytes", r.SizeBytes(), full.SizeBytes())
 }

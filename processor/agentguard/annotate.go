@@ -21,7 +21,7 @@ func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string, nameR
 	attrs := span.Attributes()
 	n := 2 // step, and judged or progress
 	if !v.Unjudged {
-		n += 2 + count(v.WaitExempt) + count(v.Stuck != progress.ReasonNone)
+		n += 2 + count(v.WaitExempt) + count(v.Waiting) + count(v.Stuck != progress.ReasonNone)
 	}
 	reserve(attrs, n+count(nameRun))
 	attrs.PutInt(annotation.Step, int64(v.Step))
@@ -37,6 +37,9 @@ func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string, nameR
 	attrs.PutInt(annotation.Barren, int64(v.Barren))
 	if v.WaitExempt {
 		attrs.PutBool(annotation.WaitExempt, true)
+	}
+	if v.Waiting {
+		attrs.PutBool(annotation.Waiting, true)
 	}
 	if v.Stuck != progress.ReasonNone {
 		attrs.PutStr(annotation.Stuck, string(v.Stuck))

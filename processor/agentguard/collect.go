@@ -82,13 +82,20 @@ type seen struct {
 type buffers struct {
 	seen   []seen
 	events []event
+	// fingerprints holds the units and items of the batch's steps.
+	fingerprints []uint64
 }
 
-// release drops the batch's spans, so a pooled buffer does not keep a past batch alive.
+// release drops the batch's spans, so a pooled buffer does not keep a past batch alive, and an arena
+// that one huge batch grew.
 func (b *buffers) release() {
 	clear(b.seen)
 	clear(b.events)
 	b.seen, b.events = b.seen[:0], b.events[:0]
+	b.fingerprints = b.fingerprints[:0]
+	if cap(b.fingerprints) > 1<<17 {
+		b.fingerprints = nil
+	}
 }
 
 // collect groups the batch's agent spans by run, with their steps and model calls already read, in
@@ -177,7 +184,7 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 		switch s := &spans[i]; s.view.Role {
 		case agentspan.RoleTool:
 			e := s.run.nextEvent(s.span)
-			e.tool, e.step = s.view.Tool, g.stepOf(s.span, s.view, scratch)
+			e.tool, e.step = s.view.Tool, g.stepOf(s.span, s.view, scratch, &buf.fingerprints)
 		case agentspan.RoleModel:
 			e := s.run.nextEvent(s.span)
 			e.model, e.call = true, g.modelCallOf(s.span, s.view)

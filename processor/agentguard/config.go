@@ -35,6 +35,10 @@ type Config struct {
 	// RunBudget, when set, is the wall-clock budget of a run: every max_wait must fit inside it, and a
 	// run that takes longer ends over_budget.
 	RunBudget time.Duration `mapstructure:"run_budget"`
+	// UndeclaredMaxWait bounds a wait no tools entry declares: a poll whose result says what it
+	// watches is still in progress (running, queued, "still running") is exempt for this long from its
+	// first such poll, and never longer than run_budget. 0 judges such polls like any call.
+	UndeclaredMaxWait time.Duration `mapstructure:"undeclared_max_wait"`
 	// MaxRuns and RunIdleTimeout bound the run state held; evictions are counted.
 	MaxRuns        int           `mapstructure:"max_runs"`
 	RunIdleTimeout time.Duration `mapstructure:"run_idle_timeout"`
@@ -74,14 +78,15 @@ const (
 
 func createDefaultConfig() *Config {
 	return &Config{
-		NoProgressLimit: 4,
-		LoopWindow:      8,
-		VolatileFields:  slices.Clone(digest.DefaultVolatileFields),
-		Tools:           map[string]ToolConfig{},
-		MaxRuns:         50_000,
-		RunIdleTimeout:  10 * time.Minute,
-		MaxAgentNames:   200,
-		MaxToolNames:    200,
+		NoProgressLimit:   4,
+		LoopWindow:        8,
+		VolatileFields:    slices.Clone(digest.DefaultVolatileFields),
+		Tools:             map[string]ToolConfig{},
+		MaxRuns:           50_000,
+		RunIdleTimeout:    10 * time.Minute,
+		UndeclaredMaxWait: 30 * time.Minute,
+		MaxAgentNames:     200,
+		MaxToolNames:      200,
 	}
 }
 
@@ -99,6 +104,7 @@ func (c *Config) Validate() error {
 	check(!slices.Contains(c.RunAttributes, ""), "run_attributes: entries must be non-empty")
 	check(c.GoalAttribute != "" || c.GoalTarget == 0, "goal_target: set goal_attribute too, or leave goal_target out")
 	check(c.RunBudget >= 0, "run_budget: %s: must be positive, or left out", c.RunBudget)
+	check(c.UndeclaredMaxWait >= 0, "undeclared_max_wait: %s: must be 0 (off) or a positive duration, e.g. 30m", c.UndeclaredMaxWait)
 	check(c.MaxRuns >= 1 && c.MaxRuns <= 10_000_000, "max_runs: %d: must be between 1 and 10000000", c.MaxRuns)
 	check(c.RunIdleTimeout > 0, "run_idle_timeout: %s: must be a positive duration, e.g. 10m", c.RunIdleTimeout)
 	check(c.MaxAgentNames >= 1 && c.MaxAgentNames <= 10_000, "max_agent_names: %d: must be between 1 and 10000", c.MaxAgentNames)

@@ -91,7 +91,13 @@ func (g *guard) shutdown(context.Context) error {
 
 // policyOf turns the tool manifest in the config into the state machine's policies.
 func policyOf(cfg *Config) *progress.Config {
-	p := &progress.Config{NoProgressLimit: cfg.NoProgressLimit, LoopWindow: cfg.LoopWindow, Tools: map[string]progress.ToolPolicy{}}
+	p := &progress.Config{NoProgressLimit: cfg.NoProgressLimit, LoopWindow: cfg.LoopWindow, UndeclaredMaxWait: cfg.UndeclaredMaxWait, Tools: map[string]progress.ToolPolicy{}}
+	switch {
+	case cfg.UndeclaredMaxWait == 0:
+		p.UndeclaredMaxWait = -1 // switched off
+	case cfg.RunBudget > 0:
+		p.UndeclaredMaxWait = min(cfg.UndeclaredMaxWait, cfg.RunBudget)
+	}
 	for name, t := range cfg.Tools {
 		kind := progress.KindRead
 		switch t.Kind {
@@ -157,7 +163,7 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 	}
 	g.runs.mu.Unlock()
 
-	var exempt int64
+	var exempt, waiting, forgotten int64
 	for _, rb := range batch {
 		// A run that is its trace is found by its trace id: its steps and model calls do not repeat its
 		// name (docs/design.md, section 8). A run named by an attribute spans traces, so each says it.
@@ -170,9 +176,10 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 				continue
 			}
 			annotateStep(e.span, e.verdict, rb.counters.name, rb.name, nameRun)
-			if countStep(rb.counters, e.calls, e.step, e.verdict) {
-				exempt++
-			}
+			countStep(rb.counters, e.calls, e.step, e.verdict)
+			exempt += int64(count(e.verdict.WaitExempt))
+			waiting += int64(count(e.verdict.Waiting))
+			forgotten += int64(e.verdict.Forgotten)
 		}
 		if rb.ended {
 			annotateRoot(rb.root, rb.summary, rb.name)
@@ -183,6 +190,12 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 	}
 	if exempt > 0 {
 		g.telemetry.ProcessorAgentguardPollsExempt.Add(ctx, exempt)
+	}
+	if waiting > 0 {
+		g.telemetry.ProcessorAgentguardStepsWaiting.Add(ctx, waiting)
+	}
+	if forgotten > 0 {
+		g.telemetry.ProcessorAgentguardSeenForgotten.Add(ctx, forgotten)
 	}
 	g.flush(ctx)
 	return td, nil

@@ -16,9 +16,10 @@ import (
 )
 
 // stepOf turns a tool span into the step the progress state machine judges: the digests of its call
-// and result, whether it failed, and the declared state, wait state, plan and goal values it carries.
-// It is pure and runs outside the lock.
-func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scratch) progress.Step {
+// and result, what the result brought (its units) and what the call names (its items), whether it
+// failed, and the declared state, wait state, plan and goal values it carries. It is pure and runs
+// outside the lock; the units and items go to the batch's arena.
+func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scratch, arena *[]uint64) progress.Step {
 	attrs := span.Attributes()
 	result, readable := g.registry.Result(v, attrs)
 	args, argsReadable := agentspan.Args(v, attrs)
@@ -32,23 +33,28 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 			args, argsReadable = eventArgs, true
 		}
 	}
+	call := g.normaliser.Call(v.Tool, args, scratch)
 	s := progress.Step{
 		Tool:      v.Tool,
 		Start:     span.StartTimestamp().AsTime(),
-		CallKey:   g.normaliser.Key(v.Tool, args, scratch),
-		Result:    g.normaliser.Of(result, scratch),
+		CallKey:   call.Key,
+		Pause:     call.Pause,
+		Items:     keep(arena, scratch.Items()),
 		Unread:    !readable,
 		NoCallKey: !argsReadable,
 	}
+	s.Result = g.normaliser.Answer(result, scratch)
+	s.Units = keep(arena, scratch.Units())
+	s.Channel, s.Waiting, s.Brief = s.Result.Channel, s.Result.Waiting, s.Result.Brief
 	switch {
 	case span.Status().Code() == ptrace.StatusCodeError:
-		s.Failed = true
-		s.ErrorKey = g.normaliser.Key("error", jsonraw.StringBytes(span.Status().Message()), scratch)
-	case readable:
-		if msg, ok := g.errorOnly(result); ok {
-			s.Failed = true
-			s.ErrorKey = g.normaliser.Key("error", msg, scratch)
-		}
+		// The step's outcome is its error: what it holds is what the step brought.
+		msg := g.normaliser.Answer(jsonraw.StringBytes(span.Status().Message()), scratch)
+		s.Failed, s.ErrorKey = true, msg.Sum
+		s.Units = keep(arena, scratch.Units())
+		s.Channel, s.Brief = s.Channel || msg.Channel, msg.Brief
+	case readable && s.Result.Failed:
+		s.Failed, s.ErrorKey = true, s.Result.Sum
 	}
 	if tool, ok := g.cfg.Tools[v.Tool]; ok {
 		if tool.StateField != "" {
@@ -68,43 +74,15 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 	return s
 }
 
-// errorOnly reports whether a result is a tool's caught failure: an object whose only key, once
-// volatile fields are set aside, is "error" ({"error": "upstream 503"}), as agent loops return a
-// tool's exception to the model. It returns the error's bytes.
-func (g *guard) errorOnly(result []byte) ([]byte, bool) {
-	if len(result) == 0 || result[0] != '{' {
-		return nil, false
+// keep copies fingerprints into the batch's arena and returns the copy (nil when there are none).
+// Appending may move the arena; the slices taken before keep the array they were cut from.
+func keep(arena *[]uint64, fps []uint64) []uint64 {
+	if len(fps) == 0 {
+		return nil
 	}
-	var msg []byte
-	other := false
-	err := jsonraw.Members(result, func(m jsonraw.Member) bool {
-		switch {
-		case jsonraw.StringIs(m.Key, "error"):
-			msg = m.Value
-		case !g.volatile(m.Key):
-			other = true
-		}
-		return !other
-	})
-	if err != nil || other || msg == nil {
-		return nil, false
-	}
-	// {"error": null} or {"error": false} says there was none.
-	switch string(msg) {
-	case "null", "false", `""`:
-		return nil, false
-	}
-	return msg, true
-}
-
-// volatile reports whether a raw quoted key names a volatile field (a timestamp, a request id).
-func (g *guard) volatile(key []byte) bool {
-	for _, f := range g.cfg.VolatileFields {
-		if jsonraw.StringIs(key, f) {
-			return true
-		}
-	}
-	return false
+	start := len(*arena)
+	*arena = append(*arena, fps...)
+	return (*arena)[start:len(*arena):len(*arena)]
 }
 
 // modelCallOf reads a model span's reply: why it stopped, and whether it was empty.

@@ -136,16 +136,13 @@ func newToolSeries(agent, tool string) []series {
 		labelOutcome, toolOutcomes)
 }
 
-// countStep counts a judged or unjudged tool step, and reports whether it was a poll exempted as a
-// declared wait.
-func countStep(agent *agentCounters, calls []series, s progress.Step, v progress.Verdict) (exempt bool) {
+// countStep counts a judged or unjudged tool step. An exempt poll or a waiting step counts as progress:
+// it does not raise the barren-step rate.
+func countStep(agent *agentCounters, calls []series, s progress.Step, v progress.Verdict) {
 	kind := stepBarren
 	switch {
 	case v.Unjudged:
 		kind = stepUnjudged
-	case v.WaitExempt:
-		exempt = true
-		kind = stepProgress // an exempt poll does not raise the barren-step rate
 	case v.Progress:
 		kind = stepProgress
 	}
@@ -162,7 +159,6 @@ func countStep(agent *agentCounters, calls []series, s progress.Step, v progress
 			}
 		}
 	}
-	return exempt
 }
 
 // countModel counts a model call by how its reply ended.
@@ -219,6 +215,8 @@ func observe(o metric.Int64Observer, s []series) {
 func (g *guard) serveZeros() {
 	ctx, t := context.Background(), g.telemetry
 	t.ProcessorAgentguardPollsExempt.Add(ctx, 0)
+	t.ProcessorAgentguardStepsWaiting.Add(ctx, 0)
+	t.ProcessorAgentguardSeenForgotten.Add(ctx, 0)
 	t.ProcessorAgentguardRunsStarted.Add(ctx, 0)
 	t.ProcessorAgentguardRunsEvicted.Add(ctx, 0, evictedIdle)
 	t.ProcessorAgentguardRunsEvicted.Add(ctx, 0, evictedFull)

@@ -43,7 +43,7 @@ func mistakes(t *testing.T, name string) []string {
 func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
 	assert.Equal(t, []string{
 		"max_wait: unknown key here; did you mean tools::<name>::max_wait? Valid keys here: no_progress_limit, loop_window, " +
-			"volatile_fields, run_attributes, plan_attribute, goal_attribute, goal_target, tools, run_budget, max_runs, " +
+			"volatile_fields, run_attributes, plan_attribute, goal_attribute, goal_target, tools, run_budget, undeclared_max_wait, max_runs, " +
 			"run_idle_timeout, max_agent_names, max_tool_names, conventions",
 		"no_progres_limit: unknown key; did you mean no_progress_limit?",
 		"tools::edit_file::retries: unknown key; valid keys here: kind, state_field, progress_field, waiting_values, " +

@@ -36,7 +36,9 @@ type TelemetryBuilder struct {
 	ProcessorAgentguardRunsEvicted   metric.Int64Counter
 	ProcessorAgentguardRunsFinished  metric.Int64ObservableCounter
 	ProcessorAgentguardRunsStarted   metric.Int64Counter
+	ProcessorAgentguardSeenForgotten metric.Int64Counter
 	ProcessorAgentguardSteps         metric.Int64ObservableCounter
+	ProcessorAgentguardStepsWaiting  metric.Int64Counter
 	ProcessorAgentguardStuckEpisodes metric.Int64ObservableCounter
 	ProcessorAgentguardToolCalls     metric.Int64ObservableCounter
 }
@@ -220,9 +222,21 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 		metric.WithUnit("{run}"),
 	)
 	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardSeenForgotten, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_seen_forgotten",
+		metric.WithDescription("Fingerprints of what runs had seen (result lines and leaves, the items calls named, the arguments of writes) forgotten to keep each run within its bound; what a run forgot looks new to it again. [Development]"),
+		metric.WithUnit("{fingerprint}"),
+	)
+	errs = errors.Join(errs, err)
 	builder.ProcessorAgentguardSteps, err = builder.meter.Int64ObservableCounter(
 		"otelcol_processor_agentguard_steps",
 		metric.WithDescription("Tool calls, by agent (gen_ai.agent.name) and whether they made progress (true or false) or could not be judged because no convention could read their result (unknown). [Development]"),
+		metric.WithUnit("{step}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardStepsWaiting, err = builder.meter.Int64Counter(
+		"otelcol_processor_agentguard_steps_waiting",
+		metric.WithDescription("Tool calls exempted from the loop and no-progress checks as waiting that no manifest declares - an unchanged poll of something its result says is in progress, a repeat of a call whose result moved before, or a pause between other calls. [Development]"),
 		metric.WithUnit("{step}"),
 	)
 	errs = errors.Join(errs, err)

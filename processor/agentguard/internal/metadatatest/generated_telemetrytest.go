@@ -145,6 +145,22 @@ func AssertEqualProcessorAgentguardRunsStarted(t *testing.T, tt *componenttest.T
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
+func AssertEqualProcessorAgentguardSeenForgotten(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_seen_forgotten",
+		Description: "Fingerprints of what runs had seen (result lines and leaves, the items calls named, the arguments of writes) forgotten to keep each run within its bound; what a run forgot looks new to it again. [Development]",
+		Unit:        "{fingerprint}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_seen_forgotten")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
 func AssertEqualProcessorAgentguardSteps(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_agentguard_steps",
@@ -157,6 +173,22 @@ func AssertEqualProcessorAgentguardSteps(t *testing.T, tt *componenttest.Telemet
 		},
 	}
 	got, err := tt.GetMetric("otelcol_processor_agentguard_steps")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
+func AssertEqualProcessorAgentguardStepsWaiting(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_steps_waiting",
+		Description: "Tool calls exempted from the loop and no-progress checks as waiting that no manifest declares - an unchanged poll of something its result says is in progress, a repeat of a call whose result moved before, or a pause between other calls. [Development]",
+		Unit:        "{step}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_steps_waiting")
 	require.NoError(t, err)
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }

@@ -49,6 +49,8 @@ func TestSetupTelemetry(t *testing.T) {
 	tb.ProcessorAgentguardRunRounds.Record(context.Background(), 1)
 	tb.ProcessorAgentguardRunsEvicted.Add(context.Background(), 1)
 	tb.ProcessorAgentguardRunsStarted.Add(context.Background(), 1)
+	tb.ProcessorAgentguardSeenForgotten.Add(context.Background(), 1)
+	tb.ProcessorAgentguardStepsWaiting.Add(context.Background(), 1)
 	AssertEqualProcessorAgentguardModelCalls(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
@@ -73,7 +75,13 @@ func TestSetupTelemetry(t *testing.T) {
 	AssertEqualProcessorAgentguardRunsStarted(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
+	AssertEqualProcessorAgentguardSeenForgotten(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorAgentguardSteps(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
+	AssertEqualProcessorAgentguardStepsWaiting(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorAgentguardStuckEpisodes(t, testTel,
