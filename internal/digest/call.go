@@ -20,13 +20,13 @@ type Call struct {
 // look up, a name to check) and may get the same answer each time; what makes each step new is the
 // item. An item is a string argument that names something: one word of 1 to 256 bytes, or a name of
 // up to four words and 64 bytes, under a member whose name is not a volatile field (a nonce, a
-// request id) and not one that holds free text (queryKeys: a reworded search is the same question,
+// request id) and not one that holds free text (freeText: a reworded search is the same question,
 // not a new item). Call lists the fingerprints of a call's items in the Scratch (Scratch.Items), at
 // most MaxItems.
 //
 // Echoes. Many tools repeat the question in their answer ("Found 2 matches for pattern "x":",
 // "Command: git mv a b", "3 of 21 tools matched `git log`"). What the agent wrote is already in its
-// context, so Answer digests a result with the call's free-text arguments (those under queryKeys) of
+// context, so Answer digests a result with the call's free-text arguments (those freeText names) of
 // 4 bytes or more, at most MaxItems of them, masked where the result quotes them (in backticks,
 // apostrophes or double quotes), as volatile tokens are. Only quoted echoes: a grep's hits hold its
 // pattern too, as content. Items are not masked: a path or a name in a result is as often content
@@ -35,11 +35,33 @@ type Call struct {
 // MaxItems bounds the items one call lists.
 const MaxItems = 8
 
-// queryKeys name arguments that hold free text, compared as nameIs compares.
-var queryKeys = []string{
-	"q", "query", "queries", "question", "prompt", "search", "searchquery", "keyword", "keywords",
-	"term", "terms", "topic", "text", "pattern", "regex", "filter", "input", "message", "content",
-	"command", "cmd", "code", "script", "sql", "expression", "expr",
+// freeText reports whether a member name (canonical key text) names an argument that holds free text:
+// q, query, queries, question, prompt, search, search_query, keyword(s), term(s), topic, text,
+// pattern, regex, filter, input, message, content, command, cmd, code, script, sql, expression, expr
+// (ASCII case ignored, '_' and '-' skipped, as volatile fields are matched).
+func freeText(key []byte) bool {
+	var buf [12]byte
+	n := 0
+	for _, c := range key {
+		if c == '_' || c == '-' {
+			continue
+		}
+		if n == len(buf) {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	switch string(buf[:n]) {
+	case "q", "query", "queries", "question", "prompt", "search", "searchquery", "keyword", "keywords",
+		"term", "terms", "topic", "text", "pattern", "regex", "filter", "input", "message", "content",
+		"command", "cmd", "code", "script", "sql", "expression", "expr":
+		return true
+	}
+	return false
 }
 
 // pauseTools are tool names (compared as nameIs compares) that only wait.
@@ -70,14 +92,7 @@ func (s *Scratch) Items() []uint64 { return s.items }
 // argument looks at one string argument (canonical key text, canonical string content) for an item
 // or a bare sleep.
 func (s *Scratch) argument(n *Normaliser, key, value []byte) {
-	free := false
-	for _, q := range queryKeys {
-		if nameIs(key, q) {
-			free = true
-			break
-		}
-	}
-	if free {
+	if freeText(key) {
 		if len(value) >= 4 && len(s.echoes) < MaxItems {
 			start := len(s.echoText)
 			s.echoText = append(s.echoText, value...)
@@ -136,11 +151,13 @@ func quotedAt(b []byte, i, end int) bool {
 }
 
 // Answer digests a tool's result as Of does, with the echoes of the arguments of the Call last
-// digested on the same Scratch masked (see Echoes).
+// digested on the same Scratch masked (see Echoes), and reads it for a channel failure only when that
+// call named an item: only a sweep asks (package progress).
 func (n *Normaliser) Answer(result []byte, scratch *Scratch) Result {
-	scratch.echo = len(scratch.echoes) > 0
-	defer func() { scratch.echo = false }()
-	return n.Of(result, scratch)
+	scratch.echo, scratch.sweep = len(scratch.echoes) > 0, true
+	r := n.Of(result, scratch)
+	scratch.echo, scratch.sweep = false, false
+	return r
 }
 
 // volatileName reports whether a member name is a volatile field.

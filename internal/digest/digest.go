@@ -139,8 +139,8 @@ type Result struct {
 	Invalid bool
 	// Failed: the result reports a failure in band (failure.go).
 	Failed bool
-	// Channel: the result names a failure of the channel rather than of
-	// the item asked about (failure.go).
+	// Channel: the result, an acknowledgement (Brief), names a failure of
+	// the channel rather than of the item asked about (failure.go).
 	Channel bool
 	// Waiting: the result says what it reports on is still in progress
 	// (waiting.go).
@@ -167,6 +167,8 @@ type Scratch struct {
 	echoes   [][2]int
 	echoText []byte
 	echo     bool
+	// sweep is set while Answer digests a result: Channel is read only when the call named items.
+	sweep bool
 	// listItems is set while Call digests the arguments; pause records a bare sleep among them.
 	listItems, pause bool
 	// lines and leaves count the last result's line and leaf units, for Brief.
@@ -209,24 +211,32 @@ func (n *Normaliser) Of(result []byte, scratch *Scratch) Result {
 	if len(t) == 0 {
 		return Result{Sum: emptyText, Empty: true, Brief: true}
 	}
-	channel, waiting := Channel(t), waitingText(t)
 	startsJSON := t[0] == '{' || t[0] == '['
 	if len(t) <= n.maxBytes {
 		p := parser{n: n, s: scratch, in: t, out: scratch.buf[:0], mem: scratch.mem[:0], strip: true}
 		empty, ok := p.document()
 		scratch.buf, scratch.mem = p.out, p.mem[:0]
 		if ok {
-			return Result{
-				Sum: sum16(sha256.Sum256(p.out)), Empty: empty, Channel: channel, Waiting: waiting || p.waiting,
+			r := Result{
+				Sum: sum16(sha256.Sum256(p.out)), Empty: empty, Waiting: p.waiting,
 				Failed: p.failed || p.out[0] == '"' && failureText(p.out[1:]),
 				Brief:  empty || scratch.lines <= 1 && scratch.lines+scratch.leaves <= 4,
 			}
+			// Only an acknowledgement earns a sweep the credit a channel failure denies (package
+			// progress): a document is not read for one.
+			r.Channel = r.Brief && scratch.mayBeSweep() && Channel(t)
+			return r
 		}
 		scratch.units, scratch.lines, scratch.leaves = scratch.units[:0], 0, 0
 	}
 	sum := scratch.textSum(0, t, 0, true)
-	return Result{Sum: sum, Invalid: startsJSON, Failed: failureText(t), Channel: channel, Waiting: waiting, Brief: scratch.lines <= 1 && len(t) <= 160}
+	brief := scratch.lines <= 1 && len(t) <= 160
+	return Result{Sum: sum, Invalid: startsJSON, Failed: failureText(t), Channel: brief && scratch.mayBeSweep() && Channel(t), Waiting: waitingText(t), Brief: brief}
 }
+
+// mayBeSweep reports whether the result may be a sweep's answer: any result Of digests, and one that
+// Answer digests when the last Call named an item.
+func (s *Scratch) mayBeSweep() bool { return !s.sweep || len(s.items) > 0 }
 
 // Key digests a tool call for the loop hash: the tool name, trimmed and
 // lower-cased, with the canonical arguments (no field stripped).

@@ -128,6 +128,9 @@ func (p *parser) stringLeaf(from int) {
 			}
 		default:
 			p.s.lineUnits(content)
+			if !p.waiting && waitingText(content) {
+				p.waiting = true
+			}
 		}
 	case p.s.listItems:
 		p.s.argument(p.n, p.key(), content)

@@ -45,9 +45,10 @@ func isDigit(c byte) bool { return c-'0' < 10 }
 func isHex(c byte) bool { return isDigit(c) || (c|0x20)-'a' < 6 }
 
 // maskVolatile rewrites canonical string content in place, each volatile token replaced by the
-// marker, and returns the new length. It never lengthens the content.
+// marker, and returns the new length. It never lengthens the content. Content with nothing to mask is
+// read, not written: the common case costs one pass over the bytes from the first digit on.
 func maskVolatile(b []byte) int {
-	// Every class holds a digit: content without one is returned as it is, at the cost of one scan.
+	// Every class holds a digit: content without one is returned as it is.
 	i := 0
 	for i < len(b) && !isDigit(b[i]) {
 		i++
@@ -56,56 +57,105 @@ func maskVolatile(b []byte) int {
 		return len(b)
 	}
 	// Back up to the start of the token holding the first digit (a hex id may start with a letter),
-	// and to a keyword before it (pid 42).
-	for i > 0 && (alnum[b[i-1]] || b[i-1] == ' ' || b[i-1] == ':' || b[i-1] == '=' || b[i-1] == '#') {
+	// and over separators and one word before it, which may be a counter word (pid 42).
+	for i > 0 && alnum[b[i-1]] {
 		i--
 	}
-	w := i
-	prevAlnum := i > 0 && alnum[b[i-1]]
+	for i > 0 && (b[i-1] == ' ' || b[i-1] == ':' || b[i-1] == '=' || b[i-1] == '#') {
+		i--
+	}
+	for i > 0 && alnum[b[i-1]] {
+		i--
+	}
+	w, from := 0, 0 // bytes written, and the start of the bytes read but not yet written
+	mask := func(at, keep, n int) {
+		end := at + keep
+		if w == from {
+			w = end
+		} else {
+			w += copy(b[w:], b[from:end])
+		}
+		b[w] = marker
+		w++
+		from = end + n
+	}
 	for i < len(b) {
 		c := b[i]
-		if !alnum[c] || prevAlnum {
-			b[w] = c
-			w++
+		if !alnum[c] {
 			i++
-			prevAlnum = alnum[c]
 			continue
 		}
 		// A token starts at i.
-		if n := volatileAt(b[i:]); n > 0 {
-			b[w] = marker
-			w++
-			i += n
-			prevAlnum = false
-			continue
+		if isDigit(c) {
+			if n := volatileAt(b[i:]); n > 0 {
+				mask(i, 0, n)
+				i = from
+				continue
+			}
+		} else if isHex(c) {
+			if n := max(uuid(b[i:]), hexID(b[i:])); n > 0 {
+				mask(i, 0, n)
+				i = from
+				continue
+			}
 		}
-		if k, n := keywordNumber(b[i:]); n > 0 {
-			w += copy(b[w:], b[i:i+k])
-			b[w] = marker
-			w++
-			i += k + n
-			prevAlnum = false
-			continue
+		if l := c | 0x20; l == 'p' || l == 'a' || l == 'r' || l == 't' {
+			if k, n := keywordNumber(b[i:]); n > 0 {
+				mask(i, k, n)
+				i = from
+				continue
+			}
 		}
-		b[w] = c
-		w++
-		i++
-		prevAlnum = true
+		for i < len(b) && alnum[b[i]] {
+			i++
+		}
 	}
-	return w
+	if w == from {
+		return len(b)
+	}
+	return w + copy(b[w:], b[from:])
 }
 
-// volatileClasses match the classes above at the start of a token, each returning the token's length
-// or 0.
-var volatileClasses = []func([]byte) int{dateTime, timeOfDay, uuid, hexID, epoch, repetitions, duration}
-
-// volatileAt returns the length of the volatile token starting at b[0] (a letter or digit not
-// preceded by one), or 0.
+// volatileAt returns the length of the volatile token starting at b[0], a digit not preceded by a
+// letter or digit, or 0. The classes are tried in the order above and the first that matches wins, but
+// only those that can follow the token's leading digits: most numbers in a result are followed by a
+// separator and are no class at all.
 func volatileAt(b []byte) int {
-	for _, class := range volatileClasses {
-		if n := class(b); n > 0 {
-			return n
+	n := digits(b, 0, 20)
+	var next byte
+	if n < len(b) {
+		next = b[n]
+	}
+	switch {
+	case next == '-' && n == 4:
+		return dateTime(b)
+	case next == '-' && n == 8:
+		return uuid(b)
+	case next == ':' && n <= 2:
+		return timeOfDay(b)
+	case n == 10 || n == 13:
+		if m := epoch(b); m > 0 {
+			return m
 		}
+	}
+	switch {
+	case next == ' ' || next == 0xc3:
+		if m := repetitions(b); m > 0 {
+			return m
+		}
+		return duration(b)
+	case next == '.' || next == ',' || next >= 0x80:
+		return duration(b)
+	case isLetter(next):
+		if m := uuid(b); m > 0 {
+			return m
+		}
+		if m := hexID(b); m > 0 {
+			return m
+		}
+		return duration(b)
+	case n >= 16:
+		return hexID(b)
 	}
 	return 0
 }

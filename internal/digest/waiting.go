@@ -10,7 +10,10 @@ package digest
 //   - a member of a JSON result, at any depth, named status or state (or ending so: job_status,
 //     runState), or phase or stage, holds one of waitingValues (compared as member names are:
 //     "in_progress", "In Progress" and "in-progress" are one value);
-//   - or a result of at most waitingScan bytes holds one of waitingPhrases at the start of a word.
+//   - or the first or last waitingScan bytes of a text result, or of a string of a JSON result that
+//     holds more than one word (where a tool writes a status line: "(session 2 still running)", a
+//     long command's output and then "[... no new output after 30 seconds ...]"), hold one of
+//     waitingPhrases at the start of a word.
 //
 // The progress state lets such a poll wait, within a deadline of its own (see package progress).
 
@@ -20,7 +23,7 @@ var waitingValues = []string{
 	"executing", "inqueue", "notstarted",
 }
 
-const waitingScan = 16 << 10
+const waitingScan = 192
 
 var waitingPhrases = newWordList([]string{
 	"still running", "still in progress", "in progress", "no new output", "not finished",
@@ -28,12 +31,21 @@ var waitingPhrases = newWordList([]string{
 	"is running", "is still running",
 })
 
-// waitingText reports whether a text says something is still in progress.
-func waitingText(t []byte) bool { return len(t) <= waitingScan && waitingPhrases.in(t, nil) }
+// waitingText reports whether the head or the tail of a text says something is still in progress.
+func waitingText(t []byte) bool {
+	if len(t) <= 2*waitingScan {
+		return waitingPhrases.in(t, nil)
+	}
+	return waitingPhrases.in(t[:waitingScan], nil) || waitingPhrases.in(t[len(t)-waitingScan:], nil)
+}
 
 // statusKey reports whether a member name (canonical text) names a status: status, state, phase,
 // stage, or a name ending in status or state.
 func statusKey(key []byte) bool {
+	// Every such name ends in s or e (status, state, phase, stage): most names are ruled out at once.
+	if len(key) == 0 || key[len(key)-1]|0x20 != 's' && key[len(key)-1]|0x20 != 'e' {
+		return false
+	}
 	var buf [40]byte
 	n := 0
 	for _, c := range key {
