@@ -4,6 +4,7 @@
 package progress
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -44,4 +45,23 @@ func BenchmarkRunSize(b *testing.B) {
 	}
 	b.ReportMetric(size, "bytes/run")
 	b.ReportMetric(heap, "heapbytes/run")
+}
+
+// BenchmarkRunSizeFull reports the retained bytes of a run that has seen more than its memory of what
+// it has seen holds (a coding agent reading file after file): the bound, not the typical size.
+func BenchmarkRunSizeFull(b *testing.B) {
+	var size float64
+	for b.Loop() {
+		r := NewRun(typicalCfg)
+		typicalRun(r, 64)
+		units := make([]uint64, 1000)
+		for i := 0; i < 40; i++ {
+			for j := range units {
+				units[j] = uint64(i*len(units)+j) * 0x9e3779b97f4a7c15
+			}
+			r.Observe(Step{Tool: "read_file", CallKey: call("read_file", fmt.Sprintf(`{"path":"f%d.go"}`, i), "").CallKey, Units: units, Result: call("x", "", fmt.Sprint(i)).Result})
+		}
+		size = float64(r.SizeBytes())
+	}
+	b.ReportMetric(size, "bytes/run")
 }

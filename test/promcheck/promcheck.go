@@ -45,6 +45,8 @@ var Served = []string{
 	"otelcol_processor_agentguard_runs_active",    // gauge
 	"otelcol_processor_agentguard_runs_evicted",   // counter: reason (idle, capacity)
 	"otelcol_processor_agentguard_polls_exempt",   // counter
+	"otelcol_processor_agentguard_steps_waiting",  // counter
+	"otelcol_processor_agentguard_seen_forgotten", // counter
 	"otelcol_processor_agentguard_runs_started",   // counter
 	// processor/shapeonly
 	"otelcol_processor_shapeonly_values_withheld", // counter
