@@ -3,7 +3,10 @@
 
 package digest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestInBandFailures: a failure returned as the result is a failure, however the tool reports it;
 // a result that reports one failed item among others is a result.
@@ -84,6 +87,30 @@ func TestWaitingReports(t *testing.T) {
 	for _, r := range done {
 		if of(r).Waiting {
 			t.Errorf("%q read as waiting", r)
+		}
+	}
+}
+
+// TestBriefAnswers: an acknowledgement is empty, one short line, or a few JSON units of which one at
+// most is a line; anything more is a document.
+func TestBriefAnswers(t *testing.T) {
+	brief := []string{
+		"", "File attached", "Model not found", "[]", `{"products":[]}`, `{"ok":true,"id":"a1"}`,
+		`{"content":[{"type":"text","text":"File attached"}]}`, "replaced 1 occurrence(s) in /app/input.tex",
+	}
+	for _, r := range brief {
+		if !of(r).Brief {
+			t.Errorf("%q is not brief", r)
+		}
+	}
+	documents := []string{
+		"<title>Race</title>\n<div id=root></div>", strings.Repeat("word ", 40),
+		`{"a":1,"b":2,"c":3,"d":4,"e":5}`, `{"title":"Refund policy","body":"Annual plans are refunded pro rata"}`,
+		`[{"title":"a","url":"https://x/a"},{"title":"b","url":"https://x/b"},{"title":"c","url":"https://x/c"}]`,
+	}
+	for _, r := range documents {
+		if of(r).Brief {
+			t.Errorf("%q is brief", r)
 		}
 	}
 }

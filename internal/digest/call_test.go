@@ -69,3 +69,43 @@ func TestPauses(t *testing.T) {
 		}
 	}
 }
+
+// answerOf digests a result as the answer to a call.
+func answerOf(tool, args, result string) (Result, []uint64) {
+	var s Scratch
+	def.Call(tool, []byte(args), &s)
+	r := def.Answer([]byte(result), &s)
+	return r, slices.Clone(s.Units())
+}
+
+// TestEchoes: a quoted echo of a free-text argument is not news; an unquoted one, and an item, are
+// content.
+func TestEchoes(t *testing.T) {
+	a, _ := answerOf("tool_search", `{"query":"git log"}`, "2 of 21 tools matched `git log`:\n1. repo_status")
+	b, _ := answerOf("tool_search", `{"query":"list branches"}`, "2 of 21 tools matched `list branches`:\n1. repo_status")
+	if a.Sum != b.Sum {
+		t.Error("two answers that differ only in their quoted echo of the query digest differently")
+	}
+	c, _ := answerOf("search_file_content", `{"pattern":"components/Button"}`, `Found 2 matches for pattern "components/Button":`)
+	d, _ := answerOf("search_file_content", `{"pattern":"components/Card"}`, `Found 2 matches for pattern "components/Card":`)
+	if c.Sum != d.Sum {
+		t.Error("a double-quoted echo is not masked")
+	}
+	// A grep's hits hold its pattern as content: unquoted, it stays.
+	_, hit := answerOf("grep", `{"pattern":"TARGET"}`, ".env:4:TARGET=value-1")
+	if !holds(unitsOf("TARGET=value-1"), hit) {
+		t.Error("an unquoted echo was masked")
+	}
+	// A path is an item, not free text: a result that names it keeps it.
+	e, _ := answerOf("read_file", `{"path":"a.go"}`, "`a.go`: 3 lines")
+	f, _ := answerOf("read_file", `{"path":"b.go"}`, "`b.go`: 3 lines")
+	if e.Sum == f.Sum {
+		t.Error("an item was masked as an echo")
+	}
+	// Of masks nothing of a call.
+	var s Scratch
+	def.Call("tool_search", []byte(`{"query":"git log"}`), &s)
+	if def.Of([]byte("matched `git log`"), &s).Sum == def.Of([]byte("matched `other`"), &s).Sum {
+		t.Error("Of masked an echo")
+	}
+}

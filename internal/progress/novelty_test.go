@@ -103,6 +103,18 @@ func TestSweepsOfDistinctItems(t *testing.T) {
 			[]want{P, barren(1), barren(2), barren(3), stuck(4, ReasonNoProgress, true)},
 		},
 		{
+			// The same page for every URL is a document seen again, not news about each URL.
+			"the same document for distinct items",
+			[]st{
+				call("web_fetch", `{"url":"https://a.example/1"}`, "<title>Race</title>\n<div id=root></div>"),
+				call("web_fetch", `{"url":"https://a.example/2"}`, "<title>Race</title>\n<div id=root></div>"),
+				call("web_fetch", `{"url":"https://a.example/3"}`, "<title>Race</title>\n<div id=root></div>"),
+				call("web_fetch", `{"url":"https://a.example/4"}`, "<title>Race</title>\n<div id=root></div>"),
+				call("web_fetch", `{"url":"https://a.example/5"}`, "<title>Race</title>\n<div id=root></div>"),
+			},
+			[]want{P, barren(1), barren(2), barren(3), stuck(4, ReasonNoProgress, true)},
+		},
+		{
 			// A rate limit says nothing about the item asked about.
 			"distinct items failing on the channel",
 			[]st{
