@@ -26,6 +26,15 @@ import (
 // failureMember reports whether a top-level member (canonical key text, canonical value) says the
 // result is a failure.
 func failureMember(key, value []byte, empty bool) bool {
+	// Most members are none of these: rule them out by their first letter.
+	if len(key) == 0 {
+		return false
+	}
+	switch key[0] | 0x20 {
+	case 'i', 'e', 'o', 's':
+	default:
+		return false
+	}
 	switch {
 	case nameIs(key, "iserror"):
 		return string(value) == "true"

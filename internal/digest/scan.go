@@ -128,7 +128,7 @@ func (p *parser) stringLeaf(from int) {
 			}
 		default:
 			p.s.lineUnits(content)
-			if !p.waiting && waitingText(content) {
+			if !p.waiting && len(content) <= statusLine && waitingPhrases.in(content, nil) {
 				p.waiting = true
 			}
 		}

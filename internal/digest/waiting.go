@@ -10,10 +10,10 @@ package digest
 //   - a member of a JSON result, at any depth, named status or state (or ending so: job_status,
 //     runState), or phase or stage, holds one of waitingValues (compared as member names are:
 //     "in_progress", "In Progress" and "in-progress" are one value);
-//   - or the first or last waitingScan bytes of a text result, or of a string of a JSON result that
-//     holds more than one word (where a tool writes a status line: "(session 2 still running)", a
-//     long command's output and then "[... no new output after 30 seconds ...]"), hold one of
-//     waitingPhrases at the start of a word.
+//   - or the first or last waitingScan bytes of a text result (where a tool writes a status line:
+//     "(session 2 still running)", a long command's output and then "[... no new output after 30
+//     seconds ...]"), or a string of a JSON result of more than one word and at most statusLine
+//     bytes, hold one of waitingPhrases at the start of a word.
 //
 // The progress state lets such a poll wait, within a deadline of its own (see package progress).
 
@@ -23,7 +23,10 @@ var waitingValues = []string{
 	"executing", "inqueue", "notstarted",
 }
 
-const waitingScan = 192
+const (
+	waitingScan = 192
+	statusLine  = 160
+)
 
 var waitingPhrases = newWordList([]string{
 	"still running", "still in progress", "in progress", "no new output", "not finished",
