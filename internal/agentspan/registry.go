@@ -64,6 +64,10 @@ func (v View) ConventionName() string {
 // and those declared in configuration. It is immutable once built and safe for concurrent use.
 type Registry struct {
 	conventions []*Convention
+	// builtin are the conventions that ship with agentotel, after the declared ones in conventions:
+	// only their keys say anything about a span no convention claims. A declared convention's keys
+	// apply to the spans its match selects, and to no others.
+	builtin []*Convention
 	// transcripts are every convention's transcript attributes; a span of any convention may carry
 	// another's (OpenLLMetry writes GenAI's gen_ai.input.messages), so all are read on every span.
 	transcripts map[string]Transcript
@@ -122,7 +126,8 @@ func NewRegistry(declared []Declared, maxDepth int) *Registry {
 	for i := range declared {
 		r.conventions = append(r.conventions, declared[i].convention())
 	}
-	r.conventions = append(r.conventions, Builtin()...)
+	r.builtin = Builtin()
+	r.conventions = append(r.conventions, r.builtin...)
 	for _, k := range commonStructural {
 		r.structural[k] = struct{}{}
 	}
@@ -152,6 +157,8 @@ func NewRegistry(declared []Declared, maxDepth int) *Registry {
 				r.structural[k] = struct{}{}
 			}
 		}
+	}
+	for _, c := range r.builtin {
 		for _, k := range c.RunID {
 			if !slices.Contains(r.runIDs, k) {
 				r.runIDs = append(r.runIDs, k)
@@ -186,15 +193,17 @@ var Default = NewRegistry(nil, 0)
 func (r *Registry) Conventions() []*Convention { return r.conventions }
 
 // Recognize classifies a span (or a span event, or a log record). The first convention that claims it
-// wins; a span no convention claims is still a tool call when it names a tool the way any convention
-// does (a tool span without its operation name, say).
+// wins; a span no convention claims is still a tool call when it names a tool the way a built-in
+// convention does (a tool span without its operation name, say). A declared convention's keys say
+// nothing about spans its match does not select: a generic key (tool_name) would make any span that
+// carries it a tool call.
 func (r *Registry) Recognize(s Span) View {
 	for _, c := range r.conventions {
 		if role, ok := c.Claim(s); ok {
 			return c.view(role, s, r.maxDepth)
 		}
 	}
-	for _, c := range r.conventions {
+	for _, c := range r.builtin {
 		if firstStr(s.Attrs, c.ToolName) != "" {
 			return c.view(RoleTool, s, r.maxDepth)
 		}
@@ -249,15 +258,17 @@ func (r *Registry) StructuralKeys() []string {
 	return keys
 }
 
-// RunIDOf returns the run or session id any registered convention names on a span, or "": a span
-// no convention claims (an SDK's root span) may still carry its run's id.
+// RunIDOf returns the run or session id any built-in convention names on a span, or "": a span no
+// convention claims (an SDK's root span) may still carry its run's id. A declared convention's run id
+// is read on its own spans (View.RunID).
 func (r *Registry) RunIDOf(attrs pcommon.Map) string { return firstStr(attrs, r.runIDs) }
 
-// IDKeys lists the attributes holding the ids users group and search by: call ids, and run and
-// session ids.
+// IDKeys lists the attributes holding the ids users group and search by, as the built-in conventions
+// name them: call ids, and run and session ids. The content search leaves them alone on every span; a
+// declared convention's keys may be generic (id), so they are not among them.
 func (r *Registry) IDKeys() []string {
 	keys := slices.Clone(r.runIDs)
-	for _, c := range r.conventions {
+	for _, c := range r.builtin {
 		for _, k := range c.CallID {
 			if !slices.Contains(keys, k) {
 				keys = append(keys, k)

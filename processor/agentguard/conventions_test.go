@@ -93,10 +93,14 @@ func TestUnknownConventionIsNeverJudged(t *testing.T) {
 
 // TestDeclaredConventionIsJudged: the same run, with the SDK's attributes declared in configuration,
 // is judged and found stuck; the run is named by the declared run id, where it is named: on its stuck
-// event and its root span (its steps are found by their trace).
+// event and its root span (its steps are found by their trace). The run id is on the root span, so the
+// declaration matches the SDK's spans by their scope: a declared key is read only on the spans the
+// declaration matches.
 func TestDeclaredConventionIsJudged(t *testing.T) {
 	cfg := seedConfig()
-	cfg.Conventions = []agentspan.Declared{mysdk}
+	byScope := mysdk
+	byScope.Match = agentspan.Match{Scope: "mysdk"}
+	cfg.Conventions = []agentspan.Declared{byScope}
 	h := newHarness(t, cfg)
 	out := h.run(mysdkRun())
 	assert.Equal(t, map[string][]string{pcommon.TraceID{9, 9, 9}.String(): {"no_progress"}}, stuckEvents(out))
@@ -110,6 +114,40 @@ func TestDeclaredConventionIsJudged(t *testing.T) {
 	}
 	assert.Equal(t, 6, steps)
 	assert.Equal(t, map[string]int{"root": 1, "event": 1}, runNames(out, "sess-42"))
+}
+
+// TestDeclaredKeysStayWithTheirSpans: a declared convention's keys apply to the spans its match
+// selects. Another SDK's span that happens to carry the same generic key is not a tool call of it, and
+// its attributes are not the declared run id.
+func TestDeclaredKeysStayWithTheirSpans(t *testing.T) {
+	generic := agentspan.Declared{
+		Name: "generic", Match: agentspan.Match{Scope: "mysdk"},
+		ToolName: "tool_name", Result: "output", RunID: "session",
+	}
+	cfg := seedConfig()
+	cfg.Conventions = []agentspan.Declared{generic}
+	h := newHarness(t, cfg)
+	td := ptrace.NewTraces()
+	ss := td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty()
+	ss.Scope().SetName("otherlib")
+	for i := range 3 {
+		s := ss.Spans().AppendEmpty()
+		s.SetTraceID(pcommon.TraceID{7})
+		s.SetSpanID(pcommon.SpanID{byte(i + 1)})
+		s.SetName("lookup")
+		s.Attributes().PutStr("tool_name", "search_docs")
+		s.Attributes().PutStr("output", "0 results")
+		s.Attributes().PutStr("session", "not-a-run")
+	}
+	out := h.run(td)
+	reg := agentspan.NewRegistry(cfg.Conventions, 0)
+	for _, span := range walk.Spans(out) {
+		_, judged := span.Attributes().Get(annotation.Step)
+		assert.False(t, judged, "a span of another scope is no step of the declared convention")
+		assert.Equal(t, agentspan.RoleOther, reg.Recognize(agentspan.Span{Scope: "otherlib", Name: span.Name(), Attrs: span.Attributes()}).Role)
+		assert.Empty(t, reg.RunIDOf(span.Attributes()))
+	}
+	assert.NotContains(t, reg.IDKeys(), "session")
 }
 
 // TestDeclaredToolEventsAreJudged: an SDK that writes a tool's result on an event of its span, not
