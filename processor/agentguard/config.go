@@ -6,11 +6,13 @@ package agentguard
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/digest"
+	"github.com/agentotel/agentotel/internal/toolname"
 )
 
 // Config is the agentguard processor's configuration.
@@ -112,8 +114,14 @@ func (c *Config) Validate() error {
 	if err := agentspan.ValidateDeclared(c.Conventions); err != nil {
 		errs = append(errs, err)
 	}
-	for name, t := range c.Tools {
-		errs = append(errs, t.validate(name, c.RunBudget)...)
+	byName := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(c.Tools)) {
+		errs = append(errs, c.Tools[name].validate(name, c.RunBudget)...)
+		n := toolname.Normal(name)
+		if other, dup := byName[n]; dup {
+			errs = append(errs, fmt.Errorf("tools::%s: names the same tool as tools::%s (names compare case-insensitively)", name, other))
+		}
+		byName[n] = name
 	}
 	return errors.Join(errs...)
 }

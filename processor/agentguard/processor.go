@@ -15,6 +15,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/digest"
 	"github.com/agentotel/agentotel/internal/progress"
+	"github.com/agentotel/agentotel/internal/toolname"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadata"
 )
 
@@ -23,8 +24,12 @@ import (
 // run ended. It annotates the spans, marks the step where a run becomes stuck with an event, and counts
 // all of it for alerting. It never drops or holds back a span. The rules are in docs/design.md.
 type guard struct {
-	cfg        *Config
-	registry   *agentspan.Registry
+	cfg      *Config
+	registry *agentspan.Registry
+	// toolNames resolves a tool's name in telemetry to its tools entry, behind a namespace too
+	// (mcp__crm__get_build_status); toolKeys maps a normalised name back to the entry's key.
+	toolNames  *toolname.Set
+	toolKeys   map[string]string
 	normaliser *digest.Normaliser
 	runs       *runs
 	telemetry  *metadata.TelemetryBuilder
@@ -45,12 +50,19 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		registry:   agentspan.NewRegistry(cfg.Conventions, 0), // JSON read to the lexer's default depth, as the digests read it
 		normaliser: digest.New(cfg.VolatileFields, digest.Limits{}),
 		runs:       newRuns(cfg, policyOf(cfg)),
+		toolKeys:   map[string]string{},
 		telemetry:  tb,
 		scratch:    sync.Pool{New: func() any { return new(digest.Scratch) }},
 		buffers:    sync.Pool{New: func() any { return new(buffers) }},
 		now:        time.Now,
 		stop:       make(chan struct{}),
 	}
+	names := make([]string, 0, len(cfg.Tools))
+	for name := range cfg.Tools {
+		names = append(names, name)
+		g.toolKeys[toolname.Normal(name)] = name
+	}
+	g.toolNames = toolname.NewSet(names)
 	err = g.observeSeries(tb)
 	g.serveZeros()
 	return g, err

@@ -35,7 +35,7 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 	}
 	call := g.normaliser.Call(v.Tool, args, scratch)
 	s := progress.Step{
-		Tool:      v.Tool,
+		Tool:      g.toolEntry(v.Tool),
 		Start:     span.StartTimestamp().AsTime(),
 		CallKey:   call.Key,
 		Pause:     call.Pause,
@@ -56,7 +56,7 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 	case readable && s.Result.Failed:
 		s.Failed, s.ErrorKey = true, s.Result.Sum
 	}
-	if tool, ok := g.cfg.Tools[v.Tool]; ok {
+	if tool, ok := g.cfg.Tools[s.Tool]; ok {
 		if tool.StateField != "" {
 			s.State, s.HasState = fieldOrAttr(result, attrs, tool.StateField)
 		}
@@ -72,6 +72,19 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 		s.GoalTarget = g.cfg.GoalTarget
 	}
 	return s
+}
+
+// toolEntry is the tools entry a tool's name names, behind a namespace too (internal/toolname:
+// mcp__ci__get_build_status is get_build_status), or the name itself when no entry does. An entry
+// named exactly as the telemetry names the tool wins.
+func (g *guard) toolEntry(name string) string {
+	if _, ok := g.cfg.Tools[name]; ok || len(g.cfg.Tools) == 0 {
+		return name
+	}
+	if t, ok := g.toolNames.Resolve(name); ok {
+		return g.toolKeys[t]
+	}
+	return name
 }
 
 // keep copies fingerprints into the batch's arena and returns the copy (nil when there are none).

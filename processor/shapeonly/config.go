@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/toolname"
 )
 
 // Config is the shapeonly processor's configuration.
@@ -89,7 +90,7 @@ func createDefaultConfig() *Config {
 }
 
 // normalName is how tool names and data classes compare: case-insensitively, trimmed.
-func normalName(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+func normalName(s string) string { return toolname.Normal(s) }
 
 // Validate reports every problem at once, each with its field and what is allowed.
 func (c *Config) Validate() error {

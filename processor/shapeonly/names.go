@@ -14,7 +14,8 @@ import (
 // namesShapedTool reports whether a name (of a span no convention reads as a tool or model call, of a
 // tool call its convention names no tool of, or of a log record) is a data-class tool's, or holds one as
 // a word, as SDKs agentotel does not know name a tool's span: "find_customer", "tool_call find_customer"
-// (as Spring AI 1.x does), "Tool: find_customer", "find_customer.run", "GET /crm/find_customer".
+// (as Spring AI 1.x does), "Tool: find_customer", "find_customer.run", "GET /crm/find_customer", or
+// holds one behind a namespace as a word: "tool_call mcp__crm__find_customer".
 // Compared as tool names are (case-insensitively); a word is not part of a longer one:
 // "find_customer_report" does not name find_customer.
 func (p *shapeOnly) namesShapedTool(name string) bool {
@@ -27,6 +28,13 @@ func (p *shapeOnly) namesShapedTool(name string) bool {
 	name = normalName(name)
 	for _, tool := range p.shapedTools {
 		if containsWord(name, tool) {
+			return true
+		}
+	}
+	// A word of the name that is a data-class tool's behind a namespace (internal/toolname):
+	// "tool_call mcp__crm__find_customer".
+	for word := range strings.FieldsSeq(name) {
+		if t, ok := p.toolNames.Resolve(word); ok && p.tools[t] {
 			return true
 		}
 	}

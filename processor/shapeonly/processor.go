@@ -5,6 +5,7 @@ package shapeonly
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/toolname"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
 
@@ -40,7 +42,10 @@ type shapeOnly struct {
 	searchRules   map[string]searchRule
 	shapedClasses map[string]bool
 	tools         map[string]bool // normalised tool name: data-class or not
-	shapedTools   []string        // the normalised names of the tools configured data-class, sorted
+	// toolNames resolves a tool's name in telemetry to a configured one behind a namespace too
+	// (mcp__crm__find_customer is find_customer).
+	toolNames   *toolname.Set
+	shapedTools []string // the normalised names of the tools configured data-class, sorted
 	// shapedSearchable: every one of them is printable ASCII but for the quote and the backslash, so a
 	// text that holds none of them in any case holds none (searchableName).
 	shapedSearchable bool
@@ -85,6 +90,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 			p.shapedTools = append(p.shapedTools, normalName(tool))
 		}
 	}
+	p.toolNames = toolname.NewSet(slices.Collect(maps.Keys(p.tools)))
 	slices.Sort(p.shapedTools)
 	p.shapedTools = slices.Compact(p.shapedTools) // two spellings of one tool
 	p.shapedSearchable = !slices.ContainsFunc(p.shapedTools, func(n string) bool { return !searchableName(n) })
@@ -130,11 +136,15 @@ func (p *shapeOnly) shutdown(context.Context) error {
 	return nil
 }
 
-// toolShaped reports whether a tool is data-class by configuration or by what its spans said.
+// toolShaped reports whether a tool is data-class by configuration (its name, or its name behind a
+// namespace: internal/toolname) or by what its spans said.
 func (p *shapeOnly) toolShaped(name []byte, now time.Time) bool {
 	n := normalName(string(name))
 	if shaped, ok := p.tools[n]; ok {
 		return shaped
+	}
+	if t, ok := p.toolNames.Resolve(n); ok {
+		return p.tools[t]
 	}
 	return n != "" && p.memory.toolLearnt([]byte(n), now)
 }

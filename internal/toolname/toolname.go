@@ -1,0 +1,100 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+// Package toolname says which configured tool a tool name in telemetry names: the name itself, or the
+// name behind a namespace that MCP clients and agent frameworks put in front of it.
+//
+// A user configures the tool they wrote, find_customer; the agent's telemetry names it the way its
+// client does: mcp__crm__find_customer (Claude Code), mcp_crm_find_customer (Gemini CLI),
+// crm__find_customer, CRM-find_customer (Semantic Kernel's plugin-function), crm.find_customer,
+// crm/find_customer, crm:find_customer. Names compare as the processors compare tool names: ASCII and
+// Unicode letters folded to lower case, surrounding space trimmed.
+//
+// # The rule
+//
+// A name names configured tool T when it is T, or when it ends with T right after a namespace: a
+// non-empty prefix that ends in "__" (but "mcp__" alone, which names no server), "-", ".", "/" or ":",
+// or, for a name that starts with "mcp_" and one underscore, any prefix "mcp_<server>_" with a
+// non-empty server (Gemini CLI's form, which cannot say where a server's name ends). A name that is itself configured names itself
+// (an exact name wins); otherwise the longest configured T it ends with names it, so find_customer
+// wins over customer for mcp__crm__find_customer. A name that only contains T elsewhere
+// (find_customer_report, find_customers) names no tool.
+//
+// # What it cannot see
+//
+// A client that joins server and tool with nothing between (Codex writes mcp__<server> and the tool's
+// name as one word, with the server in an attribute of its own) needs the server to split the name:
+// Split does that when the caller has it.
+package toolname
+
+import (
+	"slices"
+	"strings"
+)
+
+// Set holds the configured tool names.
+type Set struct {
+	names map[string]struct{}
+	// longest first, for the suffix search
+	byLength []string
+}
+
+// Normal is how tool names compare: lower-cased, trimmed.
+func Normal(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// NewSet makes a Set of the configured names.
+func NewSet(names []string) *Set {
+	s := &Set{names: map[string]struct{}{}}
+	for _, n := range names {
+		n = Normal(n)
+		if n == "" {
+			continue
+		}
+		if _, dup := s.names[n]; !dup {
+			s.names[n] = struct{}{}
+			s.byLength = append(s.byLength, n)
+		}
+	}
+	slices.SortStableFunc(s.byLength, func(a, b string) int { return len(b) - len(a) })
+	return s
+}
+
+// Resolve returns the configured name a tool name names (normalised), and whether one does.
+func (s *Set) Resolve(name string) (string, bool) {
+	n := Normal(name)
+	if _, ok := s.names[n]; ok {
+		return n, true
+	}
+	if !strings.ContainsAny(n, "_-./:") {
+		return "", false
+	}
+	for _, t := range s.byLength {
+		if len(t) < len(n) && strings.HasSuffix(n, t) && namespace(n[:len(n)-len(t)]) {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// namespace reports whether prefix, the part of a name before a configured tool's, is a namespace.
+func namespace(prefix string) bool {
+	switch {
+	case strings.HasSuffix(prefix, "__"):
+		return len(prefix) > 2 && prefix != "mcp__" // mcp__ alone names no server
+	case strings.HasPrefix(prefix, "mcp_") && !strings.HasPrefix(prefix, "mcp__") && strings.HasSuffix(prefix, "_"):
+		return len(prefix) > len("mcp__")
+	}
+	last := prefix[len(prefix)-1]
+	return len(prefix) > 1 && (last == '-' || last == '.' || last == '/' || last == ':')
+}
+
+// Split returns the tool's part of a name that joins "mcp__", a server and the tool with nothing
+// between them, given the server; a name of another form is returned as it is.
+func Split(name, server string) string {
+	prefix := "mcp__" + Normal(server)
+	n := Normal(name)
+	if server == "" || len(n) <= len(prefix) || !strings.HasPrefix(n, prefix) {
+		return name
+	}
+	return strings.TrimPrefix(n[len(prefix):], "__")
+}
