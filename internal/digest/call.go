@@ -38,24 +38,14 @@ const MaxItems = 8
 // freeText reports whether a member name (canonical key text) names an argument that holds free text:
 // q, query, queries, question, prompt, search, search_query, keyword(s), term(s), topic, text,
 // pattern, regex, filter, input, message, content, command, cmd, code, script, sql, expression, expr
-// (ASCII case ignored, '_' and '-' skipped, as volatile fields are matched).
+// (compared as normaliseName writes them).
 func freeText(key []byte) bool {
 	var buf [12]byte
-	n := 0
-	for _, c := range key {
-		if c == '_' || c == '-' {
-			continue
-		}
-		if n == len(buf) {
-			return false
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[n] = c
-		n++
+	k := normaliseName(buf[:0], key, len(buf))
+	if k == nil {
+		return false
 	}
-	switch string(buf[:n]) {
+	switch string(k) {
 	case "q", "query", "queries", "question", "prompt", "search", "searchquery", "keyword", "keywords",
 		"term", "terms", "topic", "text", "pattern", "regex", "filter", "input", "message", "content",
 		"command", "cmd", "code", "script", "sql", "expression", "expr":

@@ -86,12 +86,13 @@ func New(volatileFields []string, limits Limits) *Normaliser {
 	return n
 }
 
-// normaliseName appends key lower-cased (ASCII) without '_' and '-'. It stops
-// and returns nil once the result would be longer than limit (limit < 0: no
-// limit).
+// normaliseName appends key lower-cased (ASCII) without '_', '-' and spaces. It
+// stops and returns nil once the result would be longer than limit (limit < 0:
+// no limit). Volatile fields, free-text arguments, status members and their
+// waiting values are all compared so.
 func normaliseName(dst, key []byte, limit int) []byte {
 	for _, c := range key {
-		if c == '_' || c == '-' {
+		if c == '_' || c == '-' || c == ' ' {
 			continue
 		}
 		if 'A' <= c && c <= 'Z' {

@@ -3,6 +3,8 @@
 
 package digest
 
+import "slices"
+
 // Waiting reports. A tool that reports on something still in progress (a job, a build, a running
 // command) answers a repeated poll the same way until the thing moves, and polling it is waiting,
 // whether or not anyone declared the tool a wait. Of marks a result Waiting when:
@@ -50,45 +52,13 @@ func statusKey(key []byte) bool {
 		return false
 	}
 	var buf [40]byte
-	n := 0
-	for _, c := range key {
-		if c == '_' || c == '-' || c == ' ' {
-			continue
-		}
-		if n == len(buf) {
-			return false
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[n] = c
-		n++
-	}
-	k := string(buf[:n])
+	k := string(normaliseName(buf[:0], key, len(buf)))
 	return k == "phase" || k == "stage" || len(k) >= 5 && (k[len(k)-5:] == "state") || len(k) >= 6 && k[len(k)-6:] == "status"
 }
 
 // waitingValue reports whether a status's canonical string content is a waiting value.
 func waitingValue(v []byte) bool {
-	if len(v) > 40 {
-		return false
-	}
 	var buf [40]byte
-	n := 0
-	for _, c := range v {
-		if c == '_' || c == '-' || c == ' ' {
-			continue
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[n] = c
-		n++
-	}
-	for _, w := range waitingValues {
-		if w == string(buf[:n]) {
-			return true
-		}
-	}
-	return false
+	k := normaliseName(buf[:0], v, len(buf))
+	return k != nil && slices.Contains(waitingValues, string(k))
 }
