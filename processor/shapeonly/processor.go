@@ -75,7 +75,6 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		structural:    setOf(reg.StructuralKeys(), annotation.Keys(), cfg.StructuralKeys, cfg.RunAttributes, []string{cfg.DataClassAttribute}),
 		shapedClasses: map[string]bool{},
 		tools:         map[string]bool{},
-		memory:        acquireMemory(set.ID, cfg),
 		setBounds:     setBounds{fingerprints: cfg.MaxFingerprintsPerTrace, depth: cfg.MaxDepth},
 		telemetry:     tb,
 		now:           time.Now,
@@ -108,6 +107,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	for k := range setOf(reg.IDKeys(), cfg.RunAttributes, annotation.Keys(), []string{cfg.DataClassAttribute}) {
 		p.searchRules[k] = searchNone
 	}
+	p.memory, _ = memories.Acquire(set.ID, func() (*memory, error) { return newMemory(cfg), nil })
 	p.batches.New = func() any { return newBatch(p) }
 	err = tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, o metric.Int64Observer) error {
 		o.Observe(int64(p.memory.held()))
@@ -132,7 +132,7 @@ func (p *shapeOnly) serveZeros() {
 
 func (p *shapeOnly) shutdown(context.Context) error {
 	p.telemetry.Shutdown()
-	releaseMemory(p.id)
+	memories.Release(p.id)
 	return nil
 }
 

@@ -1,0 +1,47 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package sharedcomponent
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/component"
+)
+
+func TestSharedUntilTheLastUserReleases(t *testing.T) {
+	m := NewMap[*int]()
+	id := component.MustNewID("agentguard")
+	made := 0
+	create := func() (*int, error) { made++; v := made; return &v, nil }
+
+	traces, err := m.Acquire(id, create)
+	require.NoError(t, err)
+	logs, err := m.Acquire(id, create)
+	require.NoError(t, err)
+	other, err := m.Acquire(component.MustNewIDWithName("agentguard", "b"), create)
+	require.NoError(t, err)
+
+	assert.Same(t, traces, logs, "the pipelines of one component share its state")
+	assert.NotSame(t, traces, other, "another component has its own")
+	assert.False(t, m.Release(id), "the logs pipeline still uses it")
+	assert.True(t, m.Release(id), "the last user closes it")
+	assert.False(t, m.Release(id), "a release past the last is a no-op")
+
+	again, err := m.Acquire(id, create)
+	require.NoError(t, err)
+	assert.NotSame(t, traces, again, "a component created after the last release starts afresh")
+}
+
+func TestCreateErrorHoldsNothing(t *testing.T) {
+	m := NewMap[int]()
+	id := component.MustNewID("agentguard")
+	_, err := m.Acquire(id, func() (int, error) { return 0, errors.New("bad config") })
+	require.Error(t, err)
+	v, err := m.Acquire(id, func() (int, error) { return 7, nil })
+	require.NoError(t, err)
+	assert.Equal(t, 7, v, "a failed creation left nothing behind")
+}
