@@ -55,8 +55,10 @@ type Convention struct {
 	// operation, model, token counts, status, correlation ids. Shaping leaves them as they are.
 	Structural []string
 	// EventRoles maps the name of a per-message event (span event or log record) to the role of the
-	// message it carries ("" when the message says its own role).
-	EventRoles map[string]string
+	// message it carries ("" when the message says its own role). ChoiceEvents are those of them that
+	// carry the model's reply, not a message of its request.
+	EventRoles   map[string]string
+	ChoiceEvents []string
 }
 
 // Envelope is what a convention wraps around a tool's result: the result itself, what else of the

@@ -52,6 +52,7 @@ var genAI = Convention{
 		"gen_ai.tool.message":      "tool",
 		"gen_ai.choice":            "assistant",
 	},
+	ChoiceEvents: []string{"gen_ai.choice"},
 }
 
 // NamesNoTool reports whether a tool call's span name says nothing of its tool: empty, or only the

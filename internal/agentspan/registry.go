@@ -74,8 +74,10 @@ type Registry struct {
 	outputs     []Transcript // the declared output transcripts, in registry order
 	flat        []flatTranscript
 	eventRoles  map[string]pcommon.Value
-	structural  map[string]struct{}
-	runIDs      []string
+	// choiceEvents are the per-message events that carry a reply (gen_ai.choice).
+	choiceEvents map[string]bool
+	structural   map[string]struct{}
+	runIDs       []string
 	// maxDepth bounds the nesting of the JSON the registry's readers accept.
 	maxDepth int
 	// reading says how Add reads an attribute, with one lookup: the declared transcripts, and the
@@ -118,10 +120,11 @@ func NewRegistry(declared []Declared, maxDepth int) *Registry {
 		maxDepth = jsonraw.DefaultMaxDepth
 	}
 	r := &Registry{
-		maxDepth:    maxDepth,
-		transcripts: map[string]Transcript{},
-		eventRoles:  map[string]pcommon.Value{},
-		structural:  map[string]struct{}{},
+		maxDepth:     maxDepth,
+		transcripts:  map[string]Transcript{},
+		eventRoles:   map[string]pcommon.Value{},
+		choiceEvents: map[string]bool{},
+		structural:   map[string]struct{}{},
 	}
 	for i := range declared {
 		r.conventions = append(r.conventions, declared[i].convention())
@@ -151,6 +154,9 @@ func NewRegistry(declared []Declared, maxDepth int) *Registry {
 				v.SetStr(role)
 			}
 			r.eventRoles[name] = v
+		}
+		for _, name := range c.ChoiceEvents {
+			r.choiceEvents[name] = true
 		}
 		for _, keys := range [][]string{c.Structural, c.ToolName, c.CallID, c.AgentName, c.AgentSpanName, c.RunID, c.FinishReason} {
 			for _, k := range keys {

@@ -75,6 +75,9 @@ type Withholder struct {
 	reg *Registry
 	// Taint also withholds what a model wrote after a withheld result entered its transcript.
 	Taint bool
+	// requestOnly reads a record's request and not its reply: its declared output transcripts are
+	// passed over (RequestReader).
+	requestOnly bool
 
 	records []record
 	docs    []doc
@@ -212,6 +215,9 @@ func (w *Withholder) Add(owner int32, s Span, body pcommon.Value) int32 {
 		return true
 	})
 	w.addFlat(false)
+	if w.requestOnly {
+		return rec
+	}
 	for _, o := range w.outputs {
 		if o.t.MayBeText {
 			w.addValue(o.v)

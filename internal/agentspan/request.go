@@ -1,0 +1,223 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentspan
+
+import (
+	"bytes"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// A model call's request carries the conversation so far: every tool result the run has had, each
+// once more. What it brings that the call before it did not is the latest round: the results that
+// follow the last message that made calls. Those are a run's steps when its tool calls carry no
+// readable result of their own (no tool span, a truncated one, a tool record without its output).
+// Finding them by position, not by comparing with the request before, holds when an agent trims or
+// compacts its history, and when the request before was never seen.
+
+// Exchange is one result of a request's latest round, with the call it answers. Its byte slices view
+// the reader's buffers and the record's values: valid until the reader is begun again.
+type Exchange struct {
+	// CallID is the call id the result or its call names, or nil; Tool the tool's name as the
+	// result or its call spells it, or nil.
+	CallID, Tool []byte
+	// Args are the call's arguments, when its call is in the request (HasArgs).
+	Args    []byte
+	HasArgs bool
+	// Result is what the tool returned: a string's text, or any other value as JSON.
+	Result []byte
+	// Round is the number of its round in the conversation the request carries (the how-manieth
+	// message that made calls it answers, from 1), and Ordinal the result's place in its round, from
+	// 0: the same result in the next request, which repeats the conversation, has the same Round and
+	// Ordinal, so a result without a call id is still known again.
+	Round, Ordinal int
+}
+
+// RequestReader reads the latest round of model calls' requests, in the message formats the
+// Withholder reads (messages.go). Begin a request, add the records that carry it (a span's or log
+// record's input transcripts, or the per-message events of one request), then take Latest. It keeps
+// its buffers from request to request; it is not safe for concurrent use.
+type RequestReader struct {
+	w *Withholder
+	// first is the first item of the request being read; segments number the documents whose rounds
+	// are found apart (each transcript attribute) or together (one request's per-message events).
+	first    int
+	segments []int32 // per document: its segment
+	events   int32   // the segment of the request's per-message events, -1 before the first
+	out      []Exchange
+	buf      []byte
+}
+
+// NewRequestReader returns a reader of requests as the registry declares them.
+func (r *Registry) NewRequestReader() *RequestReader {
+	w := NewWithholder(r)
+	w.requestOnly = true
+	return &RequestReader{w: w}
+}
+
+// Begin starts a request, forgetting the one before.
+func (rr *RequestReader) Begin() {
+	rr.w.Reset()
+	rr.first, rr.segments, rr.events = 0, rr.segments[:0], -1
+	rr.out, rr.buf = rr.out[:0], rr.buf[:0]
+}
+
+// AddSpanEvents reads a model span's events that may carry its request (a per-message event, an
+// operation-details event), each as AddRecord would; the reply's events are passed over.
+func (rr *RequestReader) AddSpanEvents(events ptrace.SpanEventSlice) {
+	for i := 0; i < events.Len(); i++ {
+		if e := events.At(i); !rr.w.reg.choiceEvents[e.Name()] {
+			rr.AddRecord(Span{Name: e.Name(), Attrs: e.Attributes()}, pcommon.NewValueEmpty())
+		}
+	}
+}
+
+// AddRecord reads a span's or log record's request transcripts (its declared outputs, the reply, are
+// not read) and the message a per-message event carries; body is a log record's (empty for spans).
+// The per-message events of one request are one conversation: their latest round is found across
+// them.
+func (rr *RequestReader) AddRecord(s Span, body pcommon.Value) {
+	docs := len(rr.w.docs)
+	_, event := rr.w.reg.eventRoles[s.Name]
+	rr.w.Add(0, s, body)
+	for d := docs; d < len(rr.w.docs); d++ {
+		switch {
+		case !event:
+			rr.segments = append(rr.segments, int32(d))
+		default:
+			if rr.events < 0 {
+				rr.events = int32(d)
+			}
+			rr.segments = append(rr.segments, rr.events)
+		}
+	}
+}
+
+// IsRequestEvent reports whether a span event or log record of that name is a per-message event of a
+// request (gen_ai.tool.message), not the reply (gen_ai.choice).
+func (r *Registry) IsRequestEvent(name string) bool {
+	_, ok := r.eventRoles[name]
+	return ok && !r.choiceEvents[name]
+}
+
+// Latest returns the results of the latest round of the request read since Begin: in each segment,
+// the results after its last call, each with the call it answers: the one with its id, else the
+// calls of the last message that made calls, by the tool's name or, for a result that names neither,
+// in order.
+func (rr *RequestReader) Latest() []Exchange {
+	w := rr.w
+	items := w.items[rr.first:]
+	rounds := map[int32]round{}
+	afterResult := map[int32]int{}
+	number := map[int32]int{}
+	for i := range items {
+		it := &items[i]
+		if it.doc < 0 {
+			continue
+		}
+		seg := rr.segments[it.doc]
+		switch it.kind {
+		case itemResult:
+			afterResult[seg] = i + 1
+		case itemCall:
+			r, ok := rounds[seg]
+			if !ok || r.from != afterResult[seg] {
+				number[seg]++
+			}
+			rounds[seg] = round{from: afterResult[seg], to: i}
+		}
+	}
+	ordinal := map[int32]int{}
+	used := map[int]bool{}
+	for i := range items {
+		it := &items[i]
+		if it.kind != itemResult || it.doc < 0 || it.n == 0 {
+			continue
+		}
+		seg := rr.segments[it.doc]
+		// A segment whose calls are not in it cannot say which of its results are the latest: it
+		// brings none, rather than the whole history again.
+		r, hasCalls := rounds[seg]
+		if !hasCalls || i < r.to {
+			continue
+		}
+		e := Exchange{Round: number[seg], Ordinal: ordinal[seg]}
+		ordinal[seg]++
+		if it.nID > 0 {
+			e.CallID = w.text(it.ids[0])
+		}
+		if it.nName > 0 {
+			e.Tool = w.text(it.names[0])
+		}
+		if c := rr.callOf(items, it, seg, r, used); c >= 0 {
+			used[c] = true
+			call := &items[c]
+			if e.Tool == nil && call.nName > 0 {
+				e.Tool = w.text(call.names[0])
+			}
+			if e.CallID == nil && call.nID > 0 {
+				e.CallID = w.text(call.ids[0])
+			}
+			if call.n > 0 {
+				e.Args, e.HasArgs = rr.payload(w.nodes[call.first]), true
+			}
+		}
+		e.Result = rr.payload(w.nodes[it.first])
+		rr.out = append(rr.out, e)
+	}
+	return rr.out
+}
+
+// round is a segment's last message that made calls: its calls are items[from:to+1] (the calls since
+// the result before the last call); the results past it are the request's latest round.
+type round struct{ from, to int }
+
+// callOf finds the call a result answers, as an index into items, or -1: the call of its segment with
+// its id; else, among the calls of the round's message not taken by an earlier result, the first
+// with its tool's name, or for a result that names no tool the first.
+func (rr *RequestReader) callOf(items []item, res *item, seg int32, r round, used map[int]bool) int {
+	w := rr.w
+	if res.nID > 0 {
+		id := w.text(res.ids[0])
+		for i := range items {
+			c := &items[i]
+			if c.kind != itemCall || c.doc < 0 || rr.segments[c.doc] != seg {
+				continue
+			}
+			for _, cid := range c.ids[:c.nID] {
+				if bytes.Equal(w.text(cid), id) {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	for i := r.from; i <= r.to; i++ {
+		c := &items[i]
+		if c.kind != itemCall || used[i] || rr.segments[c.doc] != seg {
+			continue
+		}
+		if res.nName == 0 || c.nName > 0 && bytes.EqualFold(w.text(c.names[0]), w.text(res.names[0])) {
+			return i
+		}
+	}
+	return -1
+}
+
+// payload is what a node holds: a string's text, trimmed, or any other value's JSON.
+func (rr *RequestReader) payload(n node) []byte {
+	if n.kind() == kindString {
+		start := len(rr.buf)
+		if out, ok := n.appendText(rr.buf); ok {
+			rr.buf = out
+			return rr.buf[start:len(rr.buf):len(rr.buf)]
+		}
+		return nil
+	}
+	if n.otlp {
+		return valueBytes(n.pv)
+	}
+	return bytes.TrimSpace(n.raw)
+}
