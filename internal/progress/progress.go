@@ -406,6 +406,17 @@ func fnv64(parts ...string) uint64 {
 	return h
 }
 
+// Judgeable reports whether Observe can judge a step: its result was read, or the step says enough
+// without it (it failed, its state came from a span attribute, or its tool is a write declared
+// without a state_field).
+func (c *Config) Judgeable(s Step) bool {
+	if c == nil {
+		c = &defaultConfig
+	}
+	pol := c.Tools[s.Tool]
+	return !s.Unread || s.Failed || s.HasState || s.HasWaitState || pol.Kind == KindWrite && pol.StateField == ""
+}
+
 // Observe judges one step. Steps and model calls must come in start-time order.
 //
 // A step whose result cannot be read is unjudged: it is neither progress nor barren, it takes part in
@@ -416,7 +427,7 @@ func (r *Run) Observe(s Step) Verdict {
 	v := Verdict{Step: int(r.step)}
 	pol := r.cfg.Tools[s.Tool]
 	r.calls.tool(s.Failed)
-	if s.Unread && !s.Failed && !s.HasState && !s.HasWaitState && !(pol.Kind == KindWrite && pol.StateField == "") {
+	if !r.cfg.Judgeable(s) {
 		v.Unjudged = true
 		return v
 	}
