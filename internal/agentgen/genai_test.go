@@ -11,20 +11,6 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
-type genaiPart struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Response  json.RawMessage `json:"response"`
-	Content   string          `json:"content"`
-}
-
-type genaiMsg struct {
-	Role  string      `json:"role"`
-	Parts []genaiPart `json:"parts"`
-}
-
 func genaiMessages(t *testing.T, s ptrace.Span, key string) []genaiMsg {
 	t.Helper()
 	var msgs []genaiMsg
