@@ -5,8 +5,10 @@ package agentspan
 
 import (
 	"bytes"
+	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
@@ -33,6 +35,9 @@ type Exchange struct {
 	// 0: the same result in the next request, which repeats the conversation, has the same Round and
 	// Ordinal, so a result without a call id is still known again.
 	Round, Ordinal int
+	// Record is which of the records added since Begin carried the result, from 0 in the order they
+	// were added (a span's events count one each).
+	Record int
 }
 
 // RequestReader reads the latest round of model calls' requests, in the message formats the
@@ -143,7 +148,7 @@ func (rr *RequestReader) Latest() []Exchange {
 		if !hasCalls || i < r.to {
 			continue
 		}
-		e := Exchange{Round: number[seg], Ordinal: ordinal[seg]}
+		e := Exchange{Round: number[seg], Ordinal: ordinal[seg], Record: int(it.rec)}
 		ordinal[seg]++
 		if it.nID > 0 {
 			e.CallID = w.text(it.ids[0])
@@ -220,4 +225,49 @@ func (rr *RequestReader) payload(n node) []byte {
 		return valueBytes(n.pv)
 	}
 	return bytes.TrimSpace(n.raw)
+}
+
+// HasRequest reports whether a model call's span or record carries its request in a transcript the
+// registry declares: its results may be read there.
+func (r *Registry) HasRequest(attrs pcommon.Map) bool {
+	found := false
+	attrs.Range(func(k string, _ pcommon.Value) bool {
+		if t, ok := r.reading[k]; ok && t.declared && !t.transcript.Output {
+			found = true
+		} else {
+			for i := range r.flat {
+				if f := &r.flat[i]; !f.output && strings.HasPrefix(k, f.prefix) {
+					found = true
+					break
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// IsChoiceEvent reports whether a span event or log record of that name carries a model's reply
+// (gen_ai.choice).
+func (r *Registry) IsChoiceEvent(name string) bool { return r.choiceEvents[name] }
+
+// ChoiceReply reads the reply a choice event carries in its body ({index, finish_reason, message}).
+func (r *Registry) ChoiceReply(attrs pcommon.Map, body pcommon.Value) Reply {
+	rr := replyReaders.Get().(*replyReader)
+	defer rr.release()
+	rr.maxDepth = r.maxDepth
+	rr.read(body, false)
+	return rr.reply("", attrs)
+}
+
+// RecordName is what recognition calls a log record: its event name, or its event.name attribute
+// where an older SDK writes it there.
+func RecordName(lr plog.LogRecord) string {
+	if name := lr.EventName(); name != "" {
+		return name
+	}
+	if v, ok := lr.Attributes().Get("event.name"); ok {
+		return v.AsString()
+	}
+	return ""
 }

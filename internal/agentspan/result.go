@@ -19,12 +19,12 @@ func (r *Registry) Result(v View, attrs pcommon.Map) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	return r.readResult(v, raw), true
+	return r.ReadResult(v, raw), true
 }
 
-// readResult opens a result's envelope, where its convention has one, and reads a Python literal as
+// ReadResult opens a result's envelope, where its convention has one, and reads a Python literal as
 // the JSON it stands for.
-func (r *Registry) readResult(v View, raw []byte) []byte {
+func (r *Registry) ReadResult(v View, raw []byte) []byte {
 	if v.Convention != nil && v.Convention.Unwrap != nil {
 		if e, unwrapped := v.Convention.Unwrap(raw, r.maxDepth); unwrapped {
 			raw = e.Result

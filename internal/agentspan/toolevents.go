@@ -130,7 +130,7 @@ func (r *Registry) EventCall(v View, events ptrace.SpanEventSlice) (args, result
 		}
 	}
 	if resultOK {
-		result = r.readResult(v, result)
+		result = r.ReadResult(v, result)
 	}
 	return args, result, argsOK, resultOK
 }

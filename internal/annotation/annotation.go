@@ -29,6 +29,9 @@ const (
 	// Judged is false on a step whose result no convention could read: agentguard did not judge it,
 	// and writes no Progress, Signals or Barren on it (written only when false).
 	Judged = "agentguard.judged"
+	// NewEpisode marks, on a log record, the step where a run became stuck: a record has no events to
+	// carry agentguard.stuck (bool, written only when true).
+	NewEpisode = "agentguard.new_episode"
 	// Run names the run: its run attribute, else a run or session id, else its trace id. It is on the
 	// root span that ends a run and in its stuck events, and on every step and model call of a run named
 	// by a run attribute (which spans traces); a run that is its trace is found by its trace id.
@@ -65,9 +68,18 @@ const (
 
 // Keys lists every attribute agentguard may write on a span.
 func Keys() []string {
-	return []string{Step, Progress, Signals, Barren, WaitExempt, Waiting, Stuck, Judged, Run,
+	return []string{Step, Progress, Signals, Barren, WaitExempt, Waiting, Stuck, Judged, NewEpisode, Run,
 		Round, Finish, Empty, Continuation, Outcome, Rounds, TurnEfficiency, CutOffs, ToolFailures}
 }
+
+// The event on a model span for each step read from its request (its result shows there, not on a
+// tool span of its own): the verdict attributes above, with the tool and the call.
+const (
+	StepEvent = "agentguard.step"
+	// EventTool is the step's tool, EventCallID its call id (when the request names one).
+	EventTool   = "gen_ai.tool.name"
+	EventCallID = "gen_ai.tool.call.id"
+)
 
 // The event on the step where a run becomes stuck: one per stuck episode, so a count connector can turn
 // episodes into a pipeline metric labelled by agent and reason, the same labels agentguard's own

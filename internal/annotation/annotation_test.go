@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
 	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/collector/processor/processortest"
@@ -55,6 +56,11 @@ func TestKeysAreWhatAgentguardWrites(t *testing.T) {
 				}
 			}
 		}
+	}
+	// A run judged from its log records is annotated there: the one key only a record gets is the
+	// new episode, which a span carries as its event.
+	for k := range keysOnRecords(t) {
+		written[k] = true
 	}
 	assert.ElementsMatch(t, annotation.Keys(), slices.Collect(maps.Keys(written)))
 	require.NotZero(t, events, "no scenario became stuck")
@@ -146,6 +152,49 @@ func guardedScenarios(t *testing.T) []guarded {
 		}
 	}
 	return out
+}
+
+// keysOnRecords runs every scenario as an agent instrumented only by its model client writes it
+// (agentgen.LogEvents), its records before its spans, and returns the attribute keys agentguard adds
+// to the records.
+func keysOnRecords(t *testing.T) map[string]bool {
+	factory := agentguard.NewFactory()
+	cfg := factory.CreateDefaultConfig()
+	set := processortest.NewNopSettings(factory.Type())
+	traces, err := factory.CreateTraces(context.Background(), set, cfg, consumertest.NewNop())
+	require.NoError(t, err)
+	logs, err := factory.CreateLogs(context.Background(), set, cfg, consumertest.NewNop())
+	require.NoError(t, err)
+	for _, p := range []component.Component{traces, logs} {
+		require.NoError(t, p.Start(context.Background(), componenttest.NewNopHost()))
+		t.Cleanup(func() { require.NoError(t, p.Shutdown(context.Background())) })
+	}
+	written := map[string]bool{}
+	for _, scenario := range agentgen.Scenarios() {
+		run, err := agentgen.Generate(scenario, agentgen.Options{Seed: 7})
+		require.NoError(t, err)
+		td, ld, err := agentgen.LogEvents(run)
+		require.NoError(t, err)
+		before := plog.NewLogs()
+		ld.CopyTo(before)
+		require.NoError(t, logs.ConsumeLogs(context.Background(), ld))
+		require.NoError(t, traces.ConsumeTraces(context.Background(), td))
+		var had []pcommon.Map
+		for _, lr := range walk.Logs(before) {
+			had = append(had, lr.Attributes())
+		}
+		i := 0
+		for _, lr := range walk.Logs(ld) {
+			for k := range lr.Attributes().All() {
+				if _, ok := had[i].Get(k); !ok {
+					written[k] = true
+				}
+			}
+			i++
+		}
+	}
+	require.True(t, written[annotation.NewEpisode], "no run judged from its records became stuck")
+	return written
 }
 
 func startShapeonly(t *testing.T) processor.Traces {

@@ -9,12 +9,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/collector/component"
 )
 
 func TestSharedUntilTheLastUserReleases(t *testing.T) {
-	m := NewMap[*int]()
-	id := component.MustNewID("agentguard")
+	type config struct{ name string }
+	m := NewMap[*config, *int]()
+	id := &config{"agentguard"}
 	made := 0
 	create := func() (*int, error) { made++; v := made; return &v, nil }
 
@@ -22,11 +22,11 @@ func TestSharedUntilTheLastUserReleases(t *testing.T) {
 	require.NoError(t, err)
 	logs, err := m.Acquire(id, create)
 	require.NoError(t, err)
-	other, err := m.Acquire(component.MustNewIDWithName("agentguard", "b"), create)
+	other, err := m.Acquire(&config{"agentguard"}, create)
 	require.NoError(t, err)
 
 	assert.Same(t, traces, logs, "the pipelines of one component share its state")
-	assert.NotSame(t, traces, other, "another component has its own")
+	assert.NotSame(t, traces, other, "another configuration has its own, even under the same name")
 	assert.False(t, m.Release(id), "the logs pipeline still uses it")
 	assert.True(t, m.Release(id), "the last user closes it")
 	assert.False(t, m.Release(id), "a release past the last is a no-op")
@@ -37,8 +37,8 @@ func TestSharedUntilTheLastUserReleases(t *testing.T) {
 }
 
 func TestCreateErrorHoldsNothing(t *testing.T) {
-	m := NewMap[int]()
-	id := component.MustNewID("agentguard")
+	m := NewMap[string, int]()
+	id := "agentguard"
 	_, err := m.Acquire(id, func() (int, error) { return 0, errors.New("bad config") })
 	require.Error(t, err)
 	v, err := m.Acquire(id, func() (int, error) { return 7, nil })

@@ -13,12 +13,20 @@ import (
 	"github.com/agentotel/agentotel/internal/progress"
 )
 
-// annotateStep writes the verdict on a tool span; the step where a run becomes stuck also gets one
-// agentguard.stuck event, so a count connector can turn episodes into a pipeline metric. An unjudged
-// step says only that. The span is named with its run only when its trace does not say which run it
-// is (nameRun); the event always is.
-func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string, nameRun bool) {
-	attrs := span.Attributes()
+// annotateStep writes the verdict on a tool span or record; the step where a run becomes stuck also
+// gets one agentguard.stuck event on a span (a count connector turns episodes into a pipeline metric)
+// and agentguard.new_episode on a record, which has no events. An unjudged step says only that. The
+// step is named with its run only when its trace does not say which run it is (nameRun); the event
+// always is.
+func annotateStep(c carrier, v progress.Verdict, agent, run string, nameRun bool) {
+	writeVerdict(c.attrs(), v, run, nameRun)
+	if v.NewEpisode {
+		episode(c, c.attrs(), v, agent, run)
+	}
+}
+
+// writeVerdict writes a step's verdict attributes.
+func writeVerdict(attrs pcommon.Map, v progress.Verdict, run string, nameRun bool) {
 	n := 2 // step, and judged or progress
 	if !v.Unjudged {
 		n += 2 + count(v.WaitExempt) + count(v.Waiting) + count(v.Stuck != progress.ReasonNone)
@@ -44,21 +52,67 @@ func annotateStep(span ptrace.Span, v progress.Verdict, agent, run string, nameR
 	if v.Stuck != progress.ReasonNone {
 		attrs.PutStr(annotation.Stuck, string(v.Stuck))
 	}
-	if v.NewEpisode {
-		e := span.Events().AppendEmpty()
-		e.SetName(annotation.StuckEvent)
-		e.SetTimestamp(span.EndTimestamp())
-		e.Attributes().PutStr(annotation.EventReason, string(v.Stuck))
-		e.Attributes().PutStr(annotation.EventAgentName, agent)
-		e.Attributes().PutInt(annotation.EventBarren, int64(v.Barren))
-		e.Attributes().PutStr(annotation.EventRun, run)
+}
+
+// episode marks the step that opened a stuck episode: an event on a span, an attribute on a record
+// (attrs, where the step's verdict is written).
+func episode(c carrier, attrs pcommon.Map, v progress.Verdict, agent, run string) {
+	if c.isRecord {
+		attrs.PutBool(annotation.NewEpisode, true)
+		return
+	}
+	e := c.span.Events().AppendEmpty()
+	e.SetName(annotation.StuckEvent)
+	e.SetTimestamp(c.span.EndTimestamp())
+	e.Attributes().PutStr(annotation.EventReason, string(v.Stuck))
+	e.Attributes().PutStr(annotation.EventAgentName, agent)
+	e.Attributes().PutInt(annotation.EventBarren, int64(v.Barren))
+	e.Attributes().PutStr(annotation.EventRun, run)
+}
+
+// annotatePending marks a tool call whose result its own span or record does not show: unjudged
+// here, judged where its result is read (the next model call's request).
+func annotatePending(attrs pcommon.Map, run string, nameRun bool) {
+	reserve(attrs, 1+count(nameRun))
+	attrs.PutBool(annotation.Judged, false)
+	if nameRun {
+		attrs.PutStr(annotation.Run, run)
+	}
+}
+
+// roundCarrier is where a step read from a request is annotated: the per-message record that carried
+// its result, or the model call's span or record.
+func roundCarrier(e *event, rs *roundStep, buf *buffers) carrier {
+	if e.kind == eventRequest {
+		return recordCarrier(buf.records[e.firstRecord+rs.record])
+	}
+	return e.carrier
+}
+
+// annotateRoundStep writes the verdict of a step read from a request: on a span, as an
+// agentguard.step event naming the tool and call, since the span is the model call's; on a record,
+// as attributes.
+func annotateRoundStep(c carrier, rs *roundStep, agent, run string, nameRun bool) {
+	attrs := c.attrs()
+	if !c.isRecord {
+		e := c.span.Events().AppendEmpty()
+		e.SetName(annotation.StepEvent)
+		e.SetTimestamp(c.span.StartTimestamp())
+		attrs = e.Attributes()
+		attrs.PutStr(annotation.EventTool, rs.step.Tool)
+		if rs.callID != "" {
+			attrs.PutStr(annotation.EventCallID, rs.callID)
+		}
+	}
+	writeVerdict(attrs, rs.verdict, run, nameRun)
+	if rs.verdict.NewEpisode {
+		episode(c, attrs, rs.verdict, agent, run)
 	}
 }
 
 // annotateModel writes what a model call's reply was, and names its run when its trace does not say
 // which run it is (nameRun).
-func annotateModel(span ptrace.Span, v progress.ModelVerdict, c progress.ModelCall, run string, nameRun bool) {
-	attrs := span.Attributes()
+func annotateModel(attrs pcommon.Map, v progress.ModelVerdict, c progress.ModelCall, run string, nameRun bool) {
 	reserve(attrs, 2+count(nameRun)+count(v.Empty)+count(v.Continuation))
 	attrs.PutInt(annotation.Round, int64(v.Round))
 	attrs.PutStr(annotation.Finish, finishNames[c.Finish])

@@ -5,10 +5,12 @@ package agentguard
 
 import (
 	"cmp"
+	"encoding/binary"
 	"encoding/hex"
 	"slices"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
@@ -46,6 +48,9 @@ type runBatch struct {
 	first, last int64 // earliest start and latest end of the run's spans in the batch (UnixNano)
 	events      []event
 	nEvents     int // the run's tool and model calls in the batch, counted before they are read
+	// What the run's state said before the batch (peek): it holds steps waiting for their result, it
+	// has had a readable tool step, it has ended already.
+	pending, readable, late bool
 	// Resolved under the lock: the counters of the agent's metric label, the run's name, and, when the
 	// root span ended the run, its account.
 	counters *agentCounters
@@ -54,36 +59,83 @@ type runBatch struct {
 	summary  progress.Summary
 }
 
-// event is a tool call or a model call of the run, in start order.
+// eventKind is what an event is.
+type eventKind uint8
+
+const (
+	eventTool    eventKind = iota // a tool call
+	eventModel                    // a model call, with its request
+	eventRequest                  // a model call's request alone: its per-message log records
+)
+
+// event is a tool call, a model call or a request of the run, in start order.
 type event struct {
-	span ptrace.Span
-	// model: a model call; otherwise a tool step.
-	model    bool
-	tool     string
-	calls    []series // the tool-call counters of the run's agent and this tool
-	step     progress.Step
-	verdict  progress.Verdict
-	call     progress.ModelCall
-	judgment progress.ModelVerdict
+	carrier
+	kind  eventKind
+	start pcommon.Timestamp
+	// id is the identity by which another sighting of the same call is known (internal/ledger): a
+	// tool call's call id, else its span; a model call's span. Zero: none.
+	id uint64
+	// The request's latest round, read where the run needs it: its steps are buffers.rounds[from:to].
+	// request: the event carries a request at all, read or not.
+	from, to int32
+	request  bool
+	// records are a request event's per-message log records: buffers.records[first:first+n].
+	firstRecord, nRecords int32
+	// skip: another sighting of a call already judged; pend: held until its result is read.
+	skip, pend bool
+	tool       string
+	calls      []series // the tool-call counters of the run's agent and this tool
+	step       progress.Step
+	verdict    progress.Verdict
+	call       progress.ModelCall
+	judgment   progress.ModelVerdict
 }
 
-// seen is a span the first pass kept: a recognised agent span, or a root.
+// roundStep is a step read from a request's latest round.
+type roundStep struct {
+	id     uint64
+	callID string
+	// record is which record of a request event carried it (its annotations go there).
+	record  int32
+	step    progress.Step
+	judged  bool
+	verdict progress.Verdict
+	calls   []series
+}
+
+// seen is a span or record the first pass kept: a recognised agent span or record, a root, or the
+// first per-message record of a request.
 type seen struct {
-	span    ptrace.Span
+	carrier
+	trace   pcommon.TraceID
 	res     pcommon.Map
 	service string
 	view    agentspan.View
 	root    bool
-	run     *runBatch
+	kind    eventKind
+	// attr is the run attribute the record itself carries, for a record outside any trace.
+	attr string
+	// choice: a record carrying a model's reply (gen_ai.choice).
+	choice bool
+	// request: a request event's records, buffers.records[firstRecord:firstRecord+nRecords].
+	firstRecord, nRecords int32
+	run                   *runBatch
 }
 
-// buffers are one batch's reusable slices: the spans the first pass kept, and every run's events,
-// cut from one array (appended run by run, each 300-byte event would be copied as the slices grow).
+// buffers are one batch's reusable slices: the spans and records the first pass kept, and every
+// run's events, cut from one array (appended run by run, each 300-byte event would be copied as the
+// slices grow).
 type buffers struct {
 	seen   []seen
 	events []event
 	// fingerprints holds the units and items of the batch's steps.
 	fingerprints []uint64
+	rounds       []roundStep
+	records      []plog.LogRecord
+	reader       *agentspan.RequestReader
+	// given are steps the ledger gave up, judged unread.
+	given []progress.Step
 }
 
 // release drops the batch's spans, so a pooled buffer does not keep a past batch alive, and an arena
@@ -91,7 +143,10 @@ type buffers struct {
 func (b *buffers) release() {
 	clear(b.seen)
 	clear(b.events)
-	b.seen, b.events = b.seen[:0], b.events[:0]
+	clear(b.rounds)
+	clear(b.records)
+	clear(b.given)
+	b.seen, b.events, b.rounds, b.records, b.given = b.seen[:0], b.events[:0], b.rounds[:0], b.records[:0], b.given[:0]
 	b.fingerprints = b.fingerprints[:0]
 	if cap(b.fingerprints) > 1<<17 {
 		b.fingerprints = nil
@@ -113,17 +168,18 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 	)
 	for where, span := range walk.Spans(td) {
 		if where.Resource != resource {
-			resource, res, service = where.Resource, where.Resource.Attributes(), ""
-			if v, ok := res.Get("service.name"); ok {
-				service = v.AsString()
-			}
+			resource, res, service = where.Resource, where.Resource.Attributes(), serviceName(where.Resource)
 		}
 		root := span.ParentSpanID().IsEmpty()
 		v := g.registry.Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: span.Name(), Attrs: span.Attributes(), Root: root})
 		if v.Role == agentspan.RoleOther && !root {
 			continue
 		}
-		spans = append(spans, seen{span: span, res: res, service: service, view: v, root: root})
+		kind := eventTool
+		if v.Role == agentspan.RoleModel {
+			kind = eventModel
+		}
+		spans = append(spans, seen{carrier: spanCarrier(span), trace: span.TraceID(), res: res, service: service, view: v, root: root, kind: kind})
 		if attr := g.runAttr(span.Attributes(), res); attr != "" {
 			if traceRuns == nil {
 				traceRuns = map[pcommon.TraceID]string{}
@@ -132,6 +188,20 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 		}
 	}
 	buf.seen = spans
+	return g.group(buf, traceRuns)
+}
+
+func serviceName(r pcommon.Resource) string {
+	if v, ok := r.Attributes().Get("service.name"); ok {
+		return v.AsString()
+	}
+	return ""
+}
+
+// group sorts what the first pass kept into runs, and reads each event: a tool call's step, a model
+// call's reply, and the latest round of a request where the run needs it.
+func (g *guard) group(buf *buffers, traceRuns map[pcommon.TraceID]string) map[runKey]*runBatch {
+	spans := buf.seen
 	if len(spans) == 0 {
 		return nil
 	}
@@ -140,13 +210,16 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 	events := 0
 	for i := range spans {
 		s := &spans[i]
-		key := runKey{trace: s.span.TraceID()}
-		if attr := keys[s.span.TraceID()]; attr != "" {
+		key := runKey{trace: s.trace}
+		if attr := keys[s.trace]; attr != "" {
 			key = runKey{attr: attr}
+		}
+		if s.trace.IsEmpty() {
+			key = runKey{attr: s.attr}
 		}
 		rb, ok := batch[key]
 		if !ok {
-			rb = &runBatch{key: key, service: s.service, first: int64(s.span.StartTimestamp())}
+			rb = &runBatch{key: key, service: s.service, first: int64(s.start())}
 			batch[key] = rb
 		}
 		s.run = rb
@@ -157,18 +230,19 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 			rb.agent = firstNonEmpty(v.Agent, rb.agent)
 		}
 		if rb.id == "" {
-			rb.id = firstNonEmpty(v.RunID, g.registry.RunIDOf(s.span.Attributes()))
+			rb.id = firstNonEmpty(v.RunID, g.registry.RunIDOf(s.attrs()))
 		}
-		rb.first = min(rb.first, int64(s.span.StartTimestamp()))
-		rb.last = max(rb.last, int64(s.span.EndTimestamp()))
-		if v.Role == agentspan.RoleTool || v.Role == agentspan.RoleModel {
+		rb.first = min(rb.first, int64(s.start()))
+		rb.last = max(rb.last, int64(s.end()))
+		if v.Role == agentspan.RoleTool || v.Role == agentspan.RoleModel || s.kind == eventRequest {
 			rb.nEvents++
 			events++
 		}
-		if s.root && !rb.hasRoot {
+		if s.root && !s.isRecord && !rb.hasRoot {
 			rb.root, rb.hasRoot = s.span, true
 		}
 	}
+	g.peek(batch)
 	// Each run's events get their share of one array, so appending never copies.
 	if cap(buf.events) < events {
 		buf.events = make([]event, 0, events)
@@ -181,13 +255,25 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 	scratch := g.scratch.Get().(*digest.Scratch)
 	defer g.scratch.Put(scratch)
 	for i := range spans {
-		switch s := &spans[i]; s.view.Role {
-		case agentspan.RoleTool:
-			e := s.run.nextEvent(s.span)
-			e.tool, e.step = s.view.Tool, g.stepOf(s.span, s.view, scratch, &buf.fingerprints)
-		case agentspan.RoleModel:
-			e := s.run.nextEvent(s.span)
-			e.model, e.call = true, g.modelCallOf(s.span, s.view)
+		s := &spans[i]
+		switch {
+		case s.kind == eventRequest:
+			e := s.run.nextEvent(s.carrier, eventRequest)
+			e.firstRecord, e.nRecords, e.request = s.firstRecord, s.nRecords, true
+			e.id = identity(modelSalt, s.spanID())
+		case s.view.Role == agentspan.RoleTool:
+			e := s.run.nextEvent(s.carrier, eventTool)
+			e.tool, e.step = s.view.Tool, g.stepOf(s.carrier, s.view, scratch, &buf.fingerprints)
+			e.id = g.callIdentity(s.view.CallID, s.carrier)
+		case s.view.Role == agentspan.RoleModel:
+			e := s.run.nextEvent(s.carrier, eventModel)
+			if s.choice {
+				e.call = modelCall(g.registry.ChoiceReply(s.attrs(), s.record.Body()), s.start())
+			} else {
+				e.call = g.modelCallOf(s.carrier, s.view)
+				e.request = g.carriesRequest(s.carrier)
+			}
+			e.id = identity(modelSalt, s.spanID())
 		}
 	}
 	for _, rb := range batch {
@@ -195,20 +281,58 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 		if !slices.IsSortedFunc(rb.events, byStart) {
 			slices.SortStableFunc(rb.events, byStart)
 		}
+		g.readRounds(rb, buf, scratch)
 	}
 	return batch
 }
 
-func byStart(a, b event) int { return cmp.Compare(a.span.StartTimestamp(), b.span.StartTimestamp()) }
+func byStart(a, b event) int { return cmp.Compare(a.start, b.start) }
 
 // nextEvent is the run's next event, filled in place: it has room for all of them (collect), and an
 // event built first and then appended would take its 300 bytes on the stack twice more, under the
 // deepest calls of the pipeline (docs/benchmarks-log.md, "Stack growth").
-func (rb *runBatch) nextEvent(span ptrace.Span) *event {
+func (rb *runBatch) nextEvent(c carrier, kind eventKind) *event {
 	rb.events = rb.events[:len(rb.events)+1]
 	e := &rb.events[len(rb.events)-1]
-	*e = event{span: span}
+	*e = event{carrier: c, kind: kind, start: c.start()}
 	return e
+}
+
+// Identities are salted by what they name, so a call id and a span id never meet.
+const (
+	callSalt  = 0x9e3779b97f4a7c15
+	spanSalt  = 0xc2b2ae3d27d4eb4f
+	modelSalt = 0x165667b19e3779f9
+	roundSalt = 0x27d4eb2f165667c5
+)
+
+// callIdentity is a tool call's identity: its call id, else its span's.
+func (g *guard) callIdentity(callID string, c carrier) uint64 {
+	if callID != "" {
+		return hashString(callSalt, callID)
+	}
+	if c.isRecord {
+		return 0
+	}
+	return identity(spanSalt, c.spanID())
+}
+
+// identity is a span's identity, salted; zero for no span.
+func identity(salt uint64, id pcommon.SpanID) uint64 {
+	if id.IsEmpty() {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(id[:])*0x100000001b3 ^ salt
+}
+
+// hashString is FNV-1a of s, salted.
+func hashString(salt uint64, s string) uint64 {
+	h := uint64(14695981039346656037) ^ salt
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // runAttr is the first configured run attribute on the span or its resource.
@@ -234,12 +358,29 @@ func (g *guard) runKeys(spans []seen, traceRuns map[pcommon.TraceID]string) map[
 	g.runs.mu.Lock()
 	defer g.runs.mu.Unlock()
 	for _, s := range spans {
-		trace := s.span.TraceID()
-		if _, done := keys[trace]; !done {
-			keys[trace] = g.runs.traceRun(trace[:], traceRuns[trace], now)
+		if s.trace.IsEmpty() {
+			continue
+		}
+		if _, done := keys[s.trace]; !done {
+			keys[s.trace] = g.runs.traceRun(s.trace[:], traceRuns[s.trace], now)
 		}
 	}
 	return keys
+}
+
+// peek reads, for each run of the batch, what its state says before the batch is judged: whether its
+// requests are read for steps (readRounds), and whether it has ended already.
+func (g *guard) peek(batch map[runKey]*runBatch) {
+	now := g.now()
+	g.runs.mu.Lock()
+	defer g.runs.mu.Unlock()
+	for _, rb := range batch {
+		key := rb.key.String()
+		rb.late = g.runs.hasEnded(key, now)
+		if st, ok := g.runs.byKey.Get([]byte(key), now); ok {
+			rb.pending, rb.readable = st.ledger.Pending(), st.readableTools
+		}
+	}
 }
 
 // runName is what annotations call a run: its run attribute, a run or session id one of its spans

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
 	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -34,12 +35,16 @@ func seedConfig() *Config {
 	return cfg
 }
 
-// harness runs a real agentguard processor, built by its factory, on real pdata.
+// harness runs a real agentguard processor, built by its factory, on real pdata: in a traces
+// pipeline, and in a logs pipeline beside it built from the same configuration, as the collector
+// builds the one agentguard of both.
 type harness struct {
-	t    *testing.T
-	tel  *componenttest.Telemetry
-	proc processor.Traces
-	sink *consumertest.TracesSink
+	t       *testing.T
+	tel     *componenttest.Telemetry
+	proc    processor.Traces
+	sink    *consumertest.TracesSink
+	logs    processor.Logs
+	logSink *consumertest.LogsSink
 }
 
 func newHarness(t *testing.T, cfg *Config) *harness {
@@ -52,7 +57,20 @@ func newHarness(t *testing.T, cfg *Config) *harness {
 	require.NoError(t, err)
 	require.NoError(t, h.proc.Start(context.Background(), componenttest.NewNopHost()))
 	t.Cleanup(func() { require.NoError(t, h.proc.Shutdown(context.Background())) })
+	h.logSink = new(consumertest.LogsSink)
+	h.logs, err = NewFactory().CreateLogs(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.logSink)
+	require.NoError(t, err)
+	require.NoError(t, h.logs.Start(context.Background(), componenttest.NewNopHost()))
+	t.Cleanup(func() { require.NoError(t, h.logs.Shutdown(context.Background())) })
 	return h
+}
+
+// runLogs passes a logs batch through the logs pipeline and returns it as it left.
+func (h *harness) runLogs(ld plog.Logs) plog.Logs {
+	h.t.Helper()
+	require.NoError(h.t, h.logs.ConsumeLogs(context.Background(), ld))
+	all := h.logSink.AllLogs()
+	return all[len(all)-1]
 }
 
 func (h *harness) run(td ptrace.Traces) ptrace.Traces {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
 
@@ -38,6 +39,8 @@ type guard struct {
 	now        func() time.Time
 	stop       chan struct{}
 	done       sync.WaitGroup
+	// started: the traces and logs pipelines share the guard, and each starts it.
+	started sync.Once
 }
 
 func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
@@ -71,6 +74,11 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 // start expires idle runs on a timer, so a run that never sends its root span is counted as finished
 // (abandoned) even when no more traffic arrives.
 func (g *guard) start(context.Context, component.Host) error {
+	g.started.Do(g.expireIdle)
+	return nil
+}
+
+func (g *guard) expireIdle() {
 	tick := min(g.cfg.RunIdleTimeout/4, 30*time.Second)
 	g.done.Add(1)
 	go func() {
@@ -87,7 +95,6 @@ func (g *guard) start(context.Context, component.Host) error {
 			}
 		}
 	}()
-	return nil
 }
 
 func (g *guard) shutdown(context.Context) error {
@@ -134,81 +141,14 @@ func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Tra
 	buf := g.buffers.Get().(*buffers)
 	defer g.buffers.Put(buf)
 	defer buf.release()
-	batch := g.collect(td, buf)
-	if len(batch) == 0 {
-		return td, nil
-	}
-	var started int64
-	now := g.now()
-	g.runs.mu.Lock()
-	for _, rb := range batch {
-		key := rb.key.String()
-		st, created := g.runs.get(key, now)
-		if created {
-			started++
-			st.first = rb.first
-		}
-		st.first, st.last = min(st.first, rb.first), max(st.last, rb.last)
-		st.agent = firstNonEmpty(rb.agent, st.agent, rb.service, unknownAgent)
-		if rb.id != "" || st.id == "" {
-			st.id = runName(rb.key, rb.id)
-		}
-		rb.counters = g.runs.countersOf(st.agent)
-		for i := range rb.events {
-			e := &rb.events[i]
-			if e.model {
-				e.judgment = st.progress.ObserveModel(e.call)
-				continue
-			}
-			e.verdict = st.progress.Observe(e.step)
-			e.calls = g.runs.toolCalls(rb.counters, e.tool)
-		}
-		rb.name = st.id
-		if rb.hasRoot {
-			st.sawRoot = true
-			// The trace's root span ends last: the run is over. A run keyed by attribute spans several
-			// traces and ends only by idling out.
-			if rb.key.attr == "" {
-				rb.summary, rb.ended = g.runs.end(key, st, rb.root.Status().Code() == ptrace.StatusCodeError), true
-			}
-		}
-	}
-	g.runs.mu.Unlock()
-
-	var exempt, waiting, forgotten int64
-	for _, rb := range batch {
-		// A run that is its trace is found by its trace id: its steps and model calls do not repeat its
-		// name (docs/design.md, section 8). A run named by an attribute spans traces, so each says it.
-		nameRun := rb.key.attr != ""
-		for i := range rb.events {
-			e := &rb.events[i]
-			if e.model {
-				annotateModel(e.span, e.judgment, e.call, rb.name, nameRun)
-				countModel(rb.counters, e.call, e.judgment)
-				continue
-			}
-			annotateStep(e.span, e.verdict, rb.counters.name, rb.name, nameRun)
-			countStep(rb.counters, e.calls, e.step, e.verdict)
-			exempt += int64(count(e.verdict.WaitExempt))
-			waiting += int64(count(e.verdict.Waiting))
-			forgotten += int64(e.verdict.Forgotten)
-		}
-		if rb.ended {
-			annotateRoot(rb.root, rb.summary, rb.name)
-		}
-	}
-	if started > 0 {
-		g.telemetry.ProcessorAgentguardRunsStarted.Add(ctx, started)
-	}
-	if exempt > 0 {
-		g.telemetry.ProcessorAgentguardPollsExempt.Add(ctx, exempt)
-	}
-	if waiting > 0 {
-		g.telemetry.ProcessorAgentguardStepsWaiting.Add(ctx, waiting)
-	}
-	if forgotten > 0 {
-		g.telemetry.ProcessorAgentguardSeenForgotten.Add(ctx, forgotten)
-	}
-	g.flush(ctx)
+	g.judge(ctx, g.collect(td, buf), buf)
 	return td, nil
+}
+
+func (g *guard) processLogs(ctx context.Context, ld plog.Logs) (plog.Logs, error) {
+	buf := g.buffers.Get().(*buffers)
+	defer g.buffers.Put(buf)
+	defer buf.release()
+	g.judge(ctx, g.collectLogs(ld, buf), buf)
+	return ld, nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentotel/agentotel/internal/ledger"
 	"github.com/agentotel/agentotel/internal/progress"
 	"github.com/agentotel/agentotel/internal/recent"
 )
@@ -18,6 +19,9 @@ type runs struct {
 	mu     sync.Mutex
 	byKey  *recent.Map[*runState]
 	traces *recent.Map[string] // trace id -> run attribute value, learnt from any span of the trace
+	// ended are runs their root span ended, for run_idle_timeout: a record or span of one that comes
+	// later is not a new run.
+	ended  *recent.Map[struct{}]
 	policy *progress.Config
 	budget time.Duration
 	// agents are the counters of each agent label: up to maxAgents names, then "other".
@@ -38,6 +42,11 @@ type runState struct {
 	first, last int64
 	// sawRoot: a root span of the run has been seen (a run keyed by attribute spans several traces).
 	sawRoot bool
+	// ledger knows which of the run's calls were judged, and holds those whose result is still to
+	// be read; readableTools: a tool call of the run was judged from its own span or record;
+	// requests: a model call of the run carried its request, where a result may be read.
+	ledger                  ledger.Ledger
+	readableTools, requests bool
 }
 
 // finishedRun is a run that ended, for telemetry.
@@ -54,6 +63,7 @@ func newRuns(cfg *Config, policy *progress.Config) *runs {
 	r := &runs{
 		byKey:     recent.New[*runState](cfg.MaxRuns, cfg.RunIdleTimeout),
 		traces:    recent.New[string](cfg.MaxRuns, cfg.RunIdleTimeout),
+		ended:     recent.New[struct{}](cfg.MaxRuns, cfg.RunIdleTimeout),
 		policy:    policy,
 		budget:    cfg.RunBudget,
 		agents:    map[string]*agentCounters{},
@@ -81,22 +91,39 @@ func (r *runs) get(key string, now time.Time) (st *runState, created bool) {
 }
 
 // end forgets a run whose root span has ended and returns its account. The caller holds mu.
-func (r *runs) end(key string, st *runState, rootFailed bool) progress.Summary {
+func (r *runs) end(key string, st *runState, rootFailed bool, now time.Time) progress.Summary {
 	r.byKey.Delete(key)
+	r.ended.Put(key, struct{}{}, now)
 	return r.finish(st, progress.Ending{RootFailed: rootFailed})
+}
+
+// hasEnded reports whether a run's root span ended it lately. The caller holds mu.
+func (r *runs) hasEnded(key string, now time.Time) bool {
+	_, ok := r.ended.Get([]byte(key), now)
+	return ok
 }
 
 // finish decides how a run ended, counts it, and queues it for the histograms. The caller holds mu.
 func (r *runs) finish(st *runState, e progress.Ending) progress.Summary {
+	agent := r.countersOf(st.agent)
+	// What still waits for its result will not get it: those steps are unjudged.
+	r.judgeUnread(st, agent, st.ledger.Drain(nil))
 	e.Budget = r.budget
 	if st.last > st.first {
 		e.Duration = time.Duration(st.last - st.first)
 	}
 	s := st.progress.End(e)
-	agent := r.countersOf(st.agent)
 	agent.finished[outcomeIndex[s.Outcome]].n.Add(1)
 	r.finished = append(r.finished, finishedRun{agent: agent, summary: s, duration: e.Duration})
 	return s
+}
+
+// judgeUnread judges the steps the ledger gave up, whose result was never read: unjudged, and
+// counted so. Their spans were annotated unjudged when they passed. The caller holds mu.
+func (r *runs) judgeUnread(st *runState, agent *agentCounters, given []progress.Step) {
+	for _, s := range given {
+		countStep(agent, r.toolCalls(agent, s.Tool), s, st.progress.Observe(s))
+	}
 }
 
 // active expires idle runs and returns how many are held.
@@ -105,6 +132,7 @@ func (r *runs) active(now time.Time) int {
 	defer r.mu.Unlock()
 	r.byKey.Expire(now)
 	r.traces.Expire(now)
+	r.ended.Expire(now)
 	return r.byKey.Len()
 }
 

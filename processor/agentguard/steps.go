@@ -5,9 +5,9 @@ package agentguard
 
 import (
 	"strconv"
+	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
-	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/digest"
@@ -15,17 +15,17 @@ import (
 	"github.com/agentotel/agentotel/internal/progress"
 )
 
-// stepOf turns a tool span into the step the progress state machine judges: the digests of its call
-// and result, what the result brought (its units) and what the call names (its items), whether it
-// failed, and the declared state, wait state, plan and goal values it carries. It is pure and runs
-// outside the lock; the units and items go to the batch's arena.
-func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scratch, arena *[]uint64) progress.Step {
-	attrs := span.Attributes()
+// stepOf turns a tool span or record into the step the progress state machine judges: the digests of
+// its call and result, what the result brought (its units) and what the call names (its items),
+// whether it failed, and the declared state, wait state, plan and goal values it carries. It is pure
+// and runs outside the lock; the units and items go to the batch's arena.
+func (g *guard) stepOf(c carrier, v agentspan.View, scratch *digest.Scratch, arena *[]uint64) progress.Step {
+	attrs := c.attrs()
 	result, readable := g.registry.Result(v, attrs)
 	args, argsReadable := agentspan.Args(v, attrs)
 	if !readable || !argsReadable {
 		// Some conventions write the call on the span's events instead.
-		eventArgs, eventResult, hasArgs, hasResult := g.registry.EventCall(v, span.Events())
+		eventArgs, eventResult, hasArgs, hasResult := g.registry.EventCall(v, c.events())
 		if !readable && hasResult {
 			result, readable = eventResult, true
 		}
@@ -33,42 +33,66 @@ func (g *guard) stepOf(span ptrace.Span, v agentspan.View, scratch *digest.Scrat
 			args, argsReadable = eventArgs, true
 		}
 	}
-	call := g.normaliser.Call(v.Tool, args, scratch)
+	msg, failed := c.failed()
+	return g.step(toolCall{tool: v.Tool, args: args, argsReadable: argsReadable, result: result, readable: readable,
+		failed: failed, failure: msg, attrs: attrs, start: c.start().AsTime()}, scratch, arena)
+}
+
+// toolCall is what was read of one tool call, wherever it was read: a tool span, a tool record, or a
+// model call's request.
+type toolCall struct {
+	tool                   string
+	args, result           []byte
+	argsReadable, readable bool
+	// failed: the span's status says the call failed, with failure its message.
+	failed  bool
+	failure string
+	// attrs are the span's or record's, where a declared field may be found; a request has none.
+	attrs pcommon.Map
+	start time.Time
+}
+
+// noAttrs is the attributes of a call read from a request: none.
+var noAttrs = pcommon.NewMap()
+
+// step digests a call into the step the state machine judges.
+func (g *guard) step(c toolCall, scratch *digest.Scratch, arena *[]uint64) progress.Step {
+	digested := g.normaliser.Call(c.tool, c.args, scratch)
 	s := progress.Step{
-		Tool:      g.toolEntry(v.Tool),
-		Start:     span.StartTimestamp().AsTime(),
-		CallKey:   call.Key,
-		Pause:     call.Pause,
+		Tool:      g.toolEntry(c.tool),
+		Start:     c.start,
+		CallKey:   digested.Key,
+		Pause:     digested.Pause,
 		Items:     keep(arena, scratch.Items()),
-		Unread:    !readable,
-		NoCallKey: !argsReadable,
+		Unread:    !c.readable,
+		NoCallKey: !c.argsReadable,
 	}
-	s.Result = g.normaliser.Answer(result, scratch)
+	s.Result = g.normaliser.Answer(c.result, scratch)
 	s.Units = keep(arena, scratch.Units())
 	s.Channel, s.Waiting, s.Brief = s.Result.Channel, s.Result.Waiting, s.Result.Brief
 	switch {
-	case span.Status().Code() == ptrace.StatusCodeError:
+	case c.failed:
 		// The step's outcome is its error: what it holds is what the step brought.
-		msg := g.normaliser.Answer(jsonraw.StringBytes(span.Status().Message()), scratch)
+		msg := g.normaliser.Answer(jsonraw.StringBytes(c.failure), scratch)
 		s.Failed, s.ErrorKey = true, msg.Sum
 		s.Units = keep(arena, scratch.Units())
 		s.Channel, s.Brief = s.Channel || msg.Channel, msg.Brief
-	case readable && s.Result.Failed:
+	case c.readable && s.Result.Failed:
 		s.Failed, s.ErrorKey = true, s.Result.Sum
 	}
 	if tool, ok := g.cfg.Tools[s.Tool]; ok {
 		if tool.StateField != "" {
-			s.State, s.HasState = fieldOrAttr(result, attrs, tool.StateField)
+			s.State, s.HasState = fieldOrAttr(c.result, c.attrs, tool.StateField)
 		}
 		if tool.ProgressField != "" {
-			s.WaitState, s.HasWaitState = fieldOrAttr(result, attrs, tool.ProgressField)
+			s.WaitState, s.HasWaitState = fieldOrAttr(c.result, c.attrs, tool.ProgressField)
 		}
 	}
 	if g.cfg.PlanAttribute != "" {
-		s.Plan, s.HasPlan = number(attrs, g.cfg.PlanAttribute)
+		s.Plan, s.HasPlan = number(c.attrs, g.cfg.PlanAttribute)
 	}
 	if g.cfg.GoalAttribute != "" {
-		s.Goal, s.HasGoal = number(attrs, g.cfg.GoalAttribute)
+		s.Goal, s.HasGoal = number(c.attrs, g.cfg.GoalAttribute)
 		s.GoalTarget = g.cfg.GoalTarget
 	}
 	return s
@@ -98,17 +122,22 @@ func keep(arena *[]uint64, fps []uint64) []uint64 {
 	return (*arena)[start:len(*arena):len(*arena)]
 }
 
-// modelCallOf reads a model span's reply: why it stopped, and whether it was empty.
-func (g *guard) modelCallOf(span ptrace.Span, v agentspan.View) progress.ModelCall {
-	reply := g.registry.Reply(v, span.Attributes())
+// modelCallOf reads a model span's or record's reply: why it stopped, and whether it was empty.
+func (g *guard) modelCallOf(c carrier, v agentspan.View) progress.ModelCall {
+	reply := g.registry.Reply(v, c.attrs())
 	if reply.Finish == agentspan.FinishUnknown {
 		// Some conventions write the reply on the span's events instead.
-		if onEvents, ok := g.registry.EventReply(v, span.Attributes(), span.Events()); ok {
+		if onEvents, ok := g.registry.EventReply(v, c.attrs(), c.events()); ok {
 			reply = onEvents
 		}
 	}
+	return modelCall(reply, c.start())
+}
+
+// modelCall is the state machine's view of a reply.
+func modelCall(reply agentspan.Reply, start pcommon.Timestamp) progress.ModelCall {
 	return progress.ModelCall{
-		Start:      span.StartTimestamp().AsTime(),
+		Start:      start.AsTime(),
 		Finish:     finishes[reply.Finish],
 		Empty:      reply.Empty,
 		EmptyKnown: reply.Known,

@@ -146,13 +146,7 @@ func (b *batch) readSpans(td ptrace.Traces) {
 func (b *batch) readLogs(ld plog.Logs) {
 	b.logs = true
 	for where, lr := range walk.Logs(ld) {
-		name := lr.EventName()
-		if name == "" {
-			if v, ok := lr.Attributes().Get("event.name"); ok {
-				name = v.AsString()
-			}
-		}
-		r := record{attrs: lr.Attributes(), events: ptrace.NewSpanEventSlice(), body: lr.Body(), scope: where.Scope.Name(), name: name}
+		r := record{attrs: lr.Attributes(), events: ptrace.NewSpanEventSlice(), body: lr.Body(), scope: where.Scope.Name(), name: agentspan.RecordName(lr)}
 		b.add(r, lr.TraceID(), where.Resource.Attributes(), false)
 	}
 	b.resolveRuns()

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -29,7 +28,6 @@ import (
 // in the transcripts that read the results back (found by call id, tool name or order), and, by
 // content, in any later string of the same trace or run. The rules are in docs/design.md.
 type shapeOnly struct {
-	id       component.ID
 	cfg      *Config
 	registry *agentspan.Registry
 	shaper   *countsonly.Shaper
@@ -68,7 +66,6 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	}
 	reg := agentspan.NewRegistry(cfg.Conventions, cfg.MaxDepth)
 	p := &shapeOnly{
-		id:            set.ID,
 		cfg:           cfg,
 		registry:      reg,
 		shaper:        countsonly.New(cfg.KeptKeys, countsonly.Limits{MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxValueBytes}),
@@ -107,7 +104,7 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	for k := range setOf(reg.IDKeys(), cfg.RunAttributes, annotation.Keys(), []string{cfg.DataClassAttribute}) {
 		p.searchRules[k] = searchNone
 	}
-	p.memory, _ = memories.Acquire(set.ID, func() (*memory, error) { return newMemory(cfg), nil })
+	p.memory, _ = memories.Acquire(cfg, func() (*memory, error) { return newMemory(cfg), nil })
 	p.batches.New = func() any { return newBatch(p) }
 	err = tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, o metric.Int64Observer) error {
 		o.Observe(int64(p.memory.held()))
@@ -132,7 +129,7 @@ func (p *shapeOnly) serveZeros() {
 
 func (p *shapeOnly) shutdown(context.Context) error {
 	p.telemetry.Shutdown()
-	memories.Release(p.id)
+	memories.Release(p.cfg)
 	return nil
 }
 

@@ -9,4 +9,4 @@ import (
 
 // memories: the traces and logs processors of one configured shapeonly share their memory, so a call
 // classed on a tool span is withheld in a gen_ai.tool.message log record too.
-var memories = sharedcomponent.NewMap[*memory]()
+var memories = sharedcomponent.NewMap[*Config, *memory]()

@@ -1,0 +1,197 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentguard
+
+import (
+	"context"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/progress"
+)
+
+// judge runs a batch's events through their runs' state, under the lock, then annotates and counts
+// them outside it.
+func (g *guard) judge(ctx context.Context, batch map[runKey]*runBatch, buf *buffers) {
+	if len(batch) == 0 {
+		return
+	}
+	var started int64
+	now := g.now()
+	g.runs.mu.Lock()
+	for _, rb := range batch {
+		key := rb.key.String()
+		if rb.late {
+			g.judgeLate(rb)
+			continue
+		}
+		st, created := g.runs.get(key, now)
+		if created {
+			started++
+			st.first = rb.first
+		}
+		st.first, st.last = min(st.first, rb.first), max(st.last, rb.last)
+		st.agent = firstNonEmpty(rb.agent, st.agent, rb.service, unknownAgent)
+		if rb.id != "" || st.id == "" {
+			st.id = runName(rb.key, rb.id)
+		}
+		rb.counters = g.runs.countersOf(st.agent)
+		for i := range rb.events {
+			g.observe(st, rb, &rb.events[i], buf)
+		}
+		rb.name = st.id
+		if rb.hasRoot {
+			st.sawRoot = true
+			// The trace's root span ends last: the run is over. A run keyed by attribute spans several
+			// traces and ends only by idling out.
+			if rb.key.attr == "" {
+				rb.summary, rb.ended = g.runs.end(key, st, rb.root.Status().Code() == ptrace.StatusCodeError, now), true
+			}
+		}
+	}
+	g.runs.mu.Unlock()
+
+	var t tally
+	for _, rb := range batch {
+		// A run that is its trace is found by its trace id: its steps and model calls do not repeat its
+		// name (docs/design.md, section 8). A run named by an attribute spans traces, so each says it.
+		nameRun := rb.key.attr != "" || rb.late
+		for i := range rb.events {
+			e := &rb.events[i]
+			switch {
+			case e.skip:
+			case e.kind == eventTool && (e.pend || rb.late):
+				annotatePending(e.attrs(), rb.name, nameRun)
+				if rb.late {
+					countStep(rb.counters, e.calls, e.step, e.verdict)
+				}
+			case e.kind == eventTool:
+				annotateStep(e.carrier, e.verdict, rb.counters.name, rb.name, nameRun)
+				countStep(rb.counters, e.calls, e.step, e.verdict)
+				t.add(e.verdict)
+			case e.kind == eventModel && !rb.late:
+				annotateModel(e.attrs(), e.judgment, e.call, rb.name, nameRun)
+				countModel(rb.counters, e.call, e.judgment)
+			}
+			for j := range buf.rounds[e.from:e.to] {
+				rs := &buf.rounds[e.from+int32(j)]
+				if !rs.judged {
+					continue
+				}
+				annotateRoundStep(roundCarrier(e, rs, buf), rs, rb.counters.name, rb.name, nameRun)
+				countStep(rb.counters, rs.calls, rs.step, rs.verdict)
+				t.add(rs.verdict)
+			}
+		}
+		if rb.ended {
+			annotateRoot(rb.root, rb.summary, rb.name)
+		}
+	}
+	if started > 0 {
+		g.telemetry.ProcessorAgentguardRunsStarted.Add(ctx, started)
+	}
+	if t.exempt > 0 {
+		g.telemetry.ProcessorAgentguardPollsExempt.Add(ctx, t.exempt)
+	}
+	if t.waiting > 0 {
+		g.telemetry.ProcessorAgentguardStepsWaiting.Add(ctx, t.waiting)
+	}
+	if t.forgotten > 0 {
+		g.telemetry.ProcessorAgentguardSeenForgotten.Add(ctx, t.forgotten)
+	}
+	g.flush(ctx)
+}
+
+// tally adds up what a batch's verdicts count apart from the steps.
+type tally struct{ exempt, waiting, forgotten int64 }
+
+func (t *tally) add(v progress.Verdict) {
+	t.exempt += int64(count(v.WaitExempt))
+	t.waiting += int64(count(v.Waiting))
+	t.forgotten += int64(v.Forgotten)
+}
+
+// observe judges one event of a run against its state. A call seen before is passed over; a tool
+// call whose result cannot be read waits for its request when the run's model calls carry theirs;
+// a request's latest round judges the steps that wait for it, and, in a run no tool call of which
+// carries its own result, is the run's steps. The caller holds mu.
+func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
+	switch e.kind {
+	case eventTool:
+		e.calls = g.runs.toolCalls(rb.counters, e.step.Tool)
+		if g.runs.policy.Judgeable(e.step) {
+			if _, waited := st.ledger.Take(e.id); !waited && st.ledger.Counted(e.id) {
+				e.skip = true
+				return
+			}
+			e.verdict = st.progress.Observe(e.step)
+			st.ledger.Count(e.id)
+			st.readableTools = true
+			return
+		}
+		if st.ledger.Counted(e.id) {
+			e.skip = true
+			return
+		}
+		if e.id != 0 && st.requests {
+			e.pend = true
+			buf.given = st.ledger.Pend(e.id, e.step, buf.given[:0])
+			g.runs.judgeUnread(st, rb.counters, buf.given)
+			return
+		}
+		e.verdict = st.progress.Observe(e.step)
+		st.ledger.Count(e.id)
+	default:
+		st.requests = st.requests || e.request
+		for i := e.from; i < e.to; i++ {
+			rs := &buf.rounds[i]
+			if waiting, ok := st.ledger.Take(rs.id); ok {
+				rs.step = resolved(waiting, rs.step)
+			} else if st.ledger.Counted(rs.id) || st.readableTools {
+				continue
+			}
+			rs.verdict, rs.judged = st.progress.Observe(rs.step), true
+			rs.calls = g.runs.toolCalls(rb.counters, rs.step.Tool)
+			st.ledger.Count(rs.id)
+		}
+		if e.kind != eventModel {
+			return
+		}
+		if st.ledger.Counted(e.id) {
+			e.skip = true
+		} else {
+			e.judgment = st.progress.ObserveModel(e.call)
+			st.ledger.Count(e.id)
+		}
+		buf.given = st.ledger.ModelCall(buf.given[:0])
+		g.runs.judgeUnread(st, rb.counters, buf.given)
+	}
+}
+
+// resolved is a waiting step with the result its request showed: the call as its own span or record
+// said it (its tool, time and arguments), the outcome as the request did.
+func resolved(waiting, read progress.Step) progress.Step {
+	s := read
+	s.Tool, s.Start = waiting.Tool, waiting.Start
+	if !waiting.NoCallKey {
+		s.CallKey, s.Items, s.Pause, s.NoCallKey = waiting.CallKey, waiting.Items, waiting.Pause, false
+	}
+	s.Plan, s.HasPlan, s.Goal, s.HasGoal, s.GoalTarget = waiting.Plan, waiting.HasPlan, waiting.Goal, waiting.HasGoal, waiting.GoalTarget
+	return s
+}
+
+// judgeLate counts the tool calls of a run that has ended as unjudged: they came after the root span
+// that ended it, too late to count in its account, and are no new run. The caller holds mu.
+func (g *guard) judgeLate(rb *runBatch) {
+	rb.counters = g.runs.countersOf(firstNonEmpty(rb.agent, rb.service, unknownAgent))
+	rb.name = runName(rb.key, rb.id)
+	for i := range rb.events {
+		e := &rb.events[i]
+		if e.kind != eventTool {
+			continue
+		}
+		e.calls = g.runs.toolCalls(rb.counters, e.step.Tool)
+		e.verdict = progress.Verdict{Unjudged: true}
+	}
+}

@@ -1,0 +1,89 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package agentguard
+
+import (
+	"strconv"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/digest"
+)
+
+// A run whose tool calls carry no readable result of their own is judged from its model calls'
+// requests: the results each adds since the one before are its steps (agentspan.RequestReader). The
+// requests of a run whose tool spans carry their results are not read, but for the calls whose span
+// could not be read (held pending by the ledger): their results are in the next request. The rule is
+// in docs/design.md, section 6.
+
+// readRounds reads the latest round of the requests of a run's model calls where the run needs it:
+// it holds pending steps, one of its tool calls before the request could not be read, or no tool
+// call of it could be read so far. Events must be in start order.
+func (g *guard) readRounds(rb *runBatch, buf *buffers, scratch *digest.Scratch) {
+	readable, unread := rb.readable, rb.pending
+	for i := range rb.events {
+		e := &rb.events[i]
+		switch {
+		case e.kind == eventTool:
+			if g.runs.policy.Judgeable(e.step) {
+				readable = true
+			} else if e.id != 0 {
+				unread = true
+			}
+			continue
+		case !e.request || readable && !unread || rb.late:
+			continue
+		}
+		g.readRound(e, buf, scratch)
+	}
+}
+
+// readRound reads one request's latest round into steps, buffers.rounds[e.from:e.to].
+func (g *guard) readRound(e *event, buf *buffers, scratch *digest.Scratch) {
+	if buf.reader == nil {
+		buf.reader = g.registry.NewRequestReader()
+	}
+	rr := buf.reader
+	rr.Begin()
+	switch e.kind {
+	case eventRequest:
+		for _, lr := range buf.records[e.firstRecord : e.firstRecord+e.nRecords] {
+			rr.AddRecord(agentspan.Span{Name: agentspan.RecordName(lr), Attrs: lr.Attributes()}, lr.Body())
+		}
+	default:
+		rr.AddRecord(agentspan.Span{Attrs: e.attrs()}, emptyBody)
+		rr.AddSpanEvents(e.events())
+	}
+	e.from = int32(len(buf.rounds))
+	for _, x := range rr.Latest() {
+		tool := string(x.Tool)
+		step := g.step(toolCall{tool: tool, args: x.Args, argsReadable: x.HasArgs, readable: true,
+			result: g.registry.ReadResult(agentspan.View{}, x.Result), attrs: noAttrs, start: e.start.AsTime()}, scratch, &buf.fingerprints)
+		rs := roundStep{step: step, record: int32(x.Record)}
+		switch {
+		case len(x.CallID) > 0:
+			rs.callID = string(x.CallID)
+			rs.id = hashString(callSalt, rs.callID)
+		default:
+			// A result without a call id is known again by its round and place in the conversation.
+			rs.id = hashString(roundSalt, tool+"#"+strconv.Itoa(x.Round)+"."+strconv.Itoa(x.Ordinal))
+		}
+		buf.rounds = append(buf.rounds, rs)
+	}
+	e.to = int32(len(buf.rounds))
+}
+
+// carriesRequest reports whether a model span or record carries its request where the registry reads
+// one: a declared transcript, or a span event holding the request's messages.
+func (g *guard) carriesRequest(c carrier) bool {
+	if g.registry.HasRequest(c.attrs()) {
+		return true
+	}
+	events := c.events()
+	for i := 0; i < events.Len(); i++ {
+		if e := events.At(i); g.registry.IsRequestEvent(e.Name()) || g.registry.HasRequest(e.Attributes()) {
+			return true
+		}
+	}
+	return false
+}
