@@ -410,11 +410,14 @@ func fnv64(parts ...string) uint64 {
 // without it (it failed, its state came from a span attribute, or its tool is a write declared
 // without a state_field).
 func (c *Config) Judgeable(s Step) bool {
+	if !s.Unread || s.Failed || s.HasState || s.HasWaitState {
+		return true
+	}
 	if c == nil {
 		c = &defaultConfig
 	}
 	pol := c.Tools[s.Tool]
-	return !s.Unread || s.Failed || s.HasState || s.HasWaitState || pol.Kind == KindWrite && pol.StateField == ""
+	return pol.Kind == KindWrite && pol.StateField == ""
 }
 
 // Observe judges one step. Steps and model calls must come in start-time order.

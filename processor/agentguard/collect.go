@@ -37,7 +37,9 @@ func (k runKey) String() string {
 
 // runBatch is one run's part of a batch.
 type runBatch struct {
-	key     runKey
+	key runKey
+	// state is the key of the run's state, key.String(), built once.
+	state   string
 	agent   string // from any span of the run in this batch
 	service string // the fallback agent name
 	id      string // the run or session id a span of the run in this batch named
@@ -48,9 +50,8 @@ type runBatch struct {
 	first, last int64 // earliest start and latest end of the run's spans in the batch (UnixNano)
 	events      []event
 	nEvents     int // the run's tool and model calls in the batch, counted before they are read
-	// What the run's state said before the batch (peek): it holds steps waiting for their result, it
-	// has had a readable tool step, it has ended already.
-	pending, readable, late bool
+	// late: the run's root span ended it before this batch (peek).
+	late bool
 	// Resolved under the lock: the counters of the agent's metric label, the run's name, and, when the
 	// root span ended the run, its account.
 	counters *agentCounters
@@ -77,7 +78,7 @@ type event struct {
 	// tool call's call id, else its span; a model call's span. Zero: none.
 	id uint64
 	// The request's latest round, read where the run needs it: its steps are buffers.rounds[from:to].
-	// request: the event carries a request at all, read or not.
+	// request: the event carries a request (known where the run asked: guard.request).
 	from, to int32
 	request  bool
 	// records are a request event's per-message log records: buffers.records[first:first+n].
@@ -124,7 +125,7 @@ type seen struct {
 }
 
 // buffers are one batch's reusable slices: the spans and records the first pass kept, and every
-// run's events, cut from one array (appended run by run, each 300-byte event would be copied as the
+// run's events, cut from one array (appended run by run, each 480-byte event would be copied as the
 // slices grow).
 type buffers struct {
 	seen   []seen
@@ -219,7 +220,7 @@ func (g *guard) group(buf *buffers, traceRuns map[pcommon.TraceID]string) map[ru
 		}
 		rb, ok := batch[key]
 		if !ok {
-			rb = &runBatch{key: key, service: s.service, first: int64(s.start())}
+			rb = &runBatch{key: key, state: key.String(), service: s.service, first: int64(s.start())}
 			batch[key] = rb
 		}
 		s.run = rb
@@ -271,25 +272,33 @@ func (g *guard) group(buf *buffers, traceRuns map[pcommon.TraceID]string) map[ru
 				e.call = modelCall(g.registry.ChoiceReply(s.attrs(), s.record.Body()), s.start())
 			} else {
 				e.call = g.modelCallOf(s.carrier, s.view)
-				e.request = g.carriesRequest(s.carrier)
 			}
 			e.id = identity(modelSalt, s.spanID())
 		}
 	}
 	for _, rb := range batch {
-		// A run's calls mostly arrive in order: checking costs less than sorting 300-byte events.
-		if !slices.IsSortedFunc(rb.events, byStart) {
+		// A run's calls mostly arrive in order: checking costs less than sorting 480-byte events, and
+		// reads their times in place (a comparison function takes two copies).
+		if !inOrder(rb.events) {
 			slices.SortStableFunc(rb.events, byStart)
 		}
-		g.readRounds(rb, buf, scratch)
 	}
 	return batch
 }
 
 func byStart(a, b event) int { return cmp.Compare(a.start, b.start) }
 
+func inOrder(events []event) bool {
+	for i := 1; i < len(events); i++ {
+		if events[i].start < events[i-1].start {
+			return false
+		}
+	}
+	return true
+}
+
 // nextEvent is the run's next event, filled in place: it has room for all of them (collect), and an
-// event built first and then appended would take its 300 bytes on the stack twice more, under the
+// event built first and then appended would take its 480 bytes on the stack twice more, under the
 // deepest calls of the pipeline (docs/benchmarks-log.md, "Stack growth").
 func (rb *runBatch) nextEvent(c carrier, kind eventKind) *event {
 	rb.events = rb.events[:len(rb.events)+1]
@@ -368,18 +377,17 @@ func (g *guard) runKeys(spans []seen, traceRuns map[pcommon.TraceID]string) map[
 	return keys
 }
 
-// peek reads, for each run of the batch, what its state says before the batch is judged: whether its
-// requests are read for steps (readRounds), and whether it has ended already.
+// peek finds the runs of the batch that their root span ended already: only a logs pipeline brings
+// their records after it.
 func (g *guard) peek(batch map[runKey]*runBatch) {
+	if !g.logs.Load() {
+		return
+	}
 	now := g.now()
 	g.runs.mu.Lock()
 	defer g.runs.mu.Unlock()
 	for _, rb := range batch {
-		key := rb.key.String()
-		rb.late = g.runs.hasEnded(key, now)
-		if st, ok := g.runs.byKey.Get([]byte(key), now); ok {
-			rb.pending, rb.readable = st.ledger.Pending(), st.readableTools
-		}
+		rb.late = g.runs.hasEnded(rb.state, now)
 	}
 }
 

@@ -60,5 +60,6 @@ func createLogs(ctx context.Context, set processor.Settings, cfg component.Confi
 	if err != nil {
 		return nil, err
 	}
+	g.logs.Store(true)
 	return processorhelper.NewLogs(ctx, set, cfg, next, g.processLogs, opts...)
 }

@@ -21,7 +21,7 @@ func (g *guard) judge(ctx context.Context, batch map[runKey]*runBatch, buf *buff
 	now := g.now()
 	g.runs.mu.Lock()
 	for _, rb := range batch {
-		key := rb.key.String()
+		key := rb.state
 		if rb.late {
 			g.judgeLate(rb)
 			continue
@@ -46,7 +46,7 @@ func (g *guard) judge(ctx context.Context, batch map[runKey]*runBatch, buf *buff
 			// The trace's root span ends last: the run is over. A run keyed by attribute spans several
 			// traces and ends only by idling out.
 			if rb.key.attr == "" {
-				rb.summary, rb.ended = g.runs.end(key, st, rb.root.Status().Code() == ptrace.StatusCodeError, now), true
+				rb.summary, rb.ended = g.runs.end(key, st, rb.root.Status().Code() == ptrace.StatusCodeError, g.logs.Load(), now), true
 			}
 		}
 	}
@@ -126,7 +126,7 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 				return
 			}
 			e.verdict = st.progress.Observe(e.step)
-			st.ledger.Count(e.id)
+			g.count(st, e.id)
 			st.readableTools = true
 			return
 		}
@@ -141,9 +141,9 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 			return
 		}
 		e.verdict = st.progress.Observe(e.step)
-		st.ledger.Count(e.id)
+		g.count(st, e.id)
 	default:
-		st.requests = st.requests || e.request
+		g.request(st, e, buf)
 		for i := e.from; i < e.to; i++ {
 			rs := &buf.rounds[i]
 			if waiting, ok := st.ledger.Take(rs.id); ok {
@@ -162,10 +162,20 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 			e.skip = true
 		} else {
 			e.judgment = st.progress.ObserveModel(e.call)
-			st.ledger.Count(e.id)
+			g.count(st, e.id)
 		}
 		buf.given = st.ledger.ModelCall(buf.given[:0])
 		g.runs.judgeUnread(st, rb.counters, buf.given)
+	}
+}
+
+// count records a tool or model call as judged where it may be seen again: a span and a log record
+// of it, when agentguard is in a logs pipeline too. A traces pipeline alone sees each span once, and
+// a step read from a request is counted wherever it was read (observe), so a run's ledger stays
+// empty in the common case.
+func (g *guard) count(st *runState, id uint64) {
+	if g.logs.Load() {
+		st.ledger.Count(id)
 	}
 }
 

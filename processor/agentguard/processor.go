@@ -6,6 +6,7 @@ package agentguard
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/collector/component"
@@ -39,8 +40,10 @@ type guard struct {
 	now        func() time.Time
 	stop       chan struct{}
 	done       sync.WaitGroup
-	// started: the traces and logs pipelines share the guard, and each starts it.
+	// started: the traces and logs pipelines share the guard, and each starts it. logs: a logs
+	// pipeline is one of them.
 	started sync.Once
+	logs    atomic.Bool
 }
 
 func newGuard(set processor.Settings, cfg *Config) (*guard, error) {

@@ -16,25 +16,28 @@ import (
 // could not be read (held pending by the ledger): their results are in the next request. The rule is
 // in docs/design.md, section 6.
 
-// readRounds reads the latest round of the requests of a run's model calls where the run needs it:
-// it holds pending steps, one of its tool calls before the request could not be read, or no tool
-// call of it could be read so far. Events must be in start order.
-func (g *guard) readRounds(rb *runBatch, buf *buffers, scratch *digest.Scratch) {
-	readable, unread := rb.readable, rb.pending
-	for i := range rb.events {
-		e := &rb.events[i]
-		switch {
-		case e.kind == eventTool:
-			if g.runs.policy.Judgeable(e.step) {
-				readable = true
-			} else if e.id != 0 {
-				unread = true
-			}
-			continue
-		case !e.request || readable && !unread || rb.late:
-			continue
-		}
+// readsRequests reports whether a run's requests are read for its steps: it holds steps waiting for
+// their result, or no tool call of it could be read so far. The caller holds mu.
+func (st *runState) readsRequests() bool { return !st.readableTools || st.ledger.Pending() }
+
+// request reads a model call's or request event's latest round where the run needs it. The run's
+// first request brings no step: its results, if any, are an earlier conversation's. Whether a model
+// call carries its request is asked until one of the run does (the ledger holds unread steps only for
+// runs whose requests can show them), and where the request is to be read. The caller holds mu: this
+// is the path of the runs agentguard reads from their requests, and reading is what judging them is.
+func (g *guard) request(st *runState, e *event, buf *buffers) {
+	read := st.readsRequests()
+	if e.kind == eventModel && (read || !st.requests) {
+		e.request = g.carriesRequest(e.carrier)
+	}
+	switch {
+	case !e.request:
+	case !st.requests:
+		st.requests = true
+	case read:
+		scratch := g.scratch.Get().(*digest.Scratch)
 		g.readRound(e, buf, scratch)
+		g.scratch.Put(scratch)
 	}
 }
 

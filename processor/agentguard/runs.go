@@ -90,10 +90,13 @@ func (r *runs) get(key string, now time.Time) (st *runState, created bool) {
 	return st, !ok
 }
 
-// end forgets a run whose root span has ended and returns its account. The caller holds mu.
-func (r *runs) end(key string, st *runState, rootFailed bool, now time.Time) progress.Summary {
+// end forgets a run whose root span has ended and returns its account; remember keeps it as ended,
+// for the records that may follow it (a logs pipeline's). The caller holds mu.
+func (r *runs) end(key string, st *runState, rootFailed, remember bool, now time.Time) progress.Summary {
 	r.byKey.Delete(key)
-	r.ended.Put(key, struct{}{}, now)
+	if remember {
+		r.ended.Put(key, struct{}{}, now)
+	}
 	return r.finish(st, progress.Ending{RootFailed: rootFailed})
 }
 
