@@ -47,7 +47,11 @@ type harness struct {
 	logSink *consumertest.LogsSink
 }
 
-func newHarness(t *testing.T, cfg *Config) *harness {
+func newHarness(t *testing.T, cfg *Config) *harness { return newPipelines(t, cfg, true) }
+
+// newPipelines is newHarness with or without the logs pipeline: a collector that sends agentguard
+// no logs.
+func newPipelines(t *testing.T, cfg *Config, logs bool) *harness {
 	t.Helper()
 	require.NoError(t, cfg.Validate())
 	h := &harness{t: t, tel: componenttest.NewTelemetry(), sink: new(consumertest.TracesSink)}
@@ -57,6 +61,9 @@ func newHarness(t *testing.T, cfg *Config) *harness {
 	require.NoError(t, err)
 	require.NoError(t, h.proc.Start(context.Background(), componenttest.NewNopHost()))
 	t.Cleanup(func() { require.NoError(t, h.proc.Shutdown(context.Background())) })
+	if !logs {
+		return h
+	}
 	h.logSink = new(consumertest.LogsSink)
 	h.logs, err = NewFactory().CreateLogs(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.logSink)
 	require.NoError(t, err)

@@ -24,14 +24,16 @@ var judgedMetrics = []string{"otelcol_processor_agentguard_steps", "otelcol_proc
 
 // judgedBy runs traces and logs through one agentguard and returns its judged metrics.
 func judgedBy(t *testing.T, td ptrace.Traces, ld plog.Logs, logsFirst bool) (map[string]map[string]int64, ptrace.Traces, plog.Logs) {
-	h := newHarness(t, seedConfig())
+	// A batch without records is sent where no logs pipeline is: agentguard then keeps no ledger of
+	// its spans, and its requests must still be judged exactly.
+	h := newPipelines(t, seedConfig(), ld.LogRecordCount() > 0)
 	var outT ptrace.Traces
-	var outL plog.Logs
-	if logsFirst {
+	outL := ld
+	if logsFirst && ld.LogRecordCount() > 0 {
 		outL = h.runLogs(ld)
 	}
 	outT = h.run(td)
-	if !logsFirst {
+	if !logsFirst && ld.LogRecordCount() > 0 {
 		outL = h.runLogs(ld)
 	}
 	m := map[string]map[string]int64{}
