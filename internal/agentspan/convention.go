@@ -33,8 +33,20 @@ type Convention struct {
 	ToolFromSpan func(s Span) string
 	// Unwrap, when set, opens a result held in the convention's own envelope (LangChain's
 	// ToolMessage), reading JSON nested at most maxDepth deep; ok is false when raw is no such
-	// envelope.
-	Unwrap func(raw []byte, maxDepth int) (e Envelope, ok bool)
+	// envelope. UnwrapArgs does so for a call's arguments.
+	Unwrap     func(raw []byte, maxDepth int) (e Envelope, ok bool)
+	UnwrapArgs func(raw []byte, maxDepth int) ([]byte, bool)
+	// Truncated, when set, reports whether a result the convention wrote was cut short (it ends in
+	// the convention's marker): what is left of it is not the result, and is not read as one.
+	Truncated func(raw []byte) bool
+	// CallIDFromSpan, when set, is a tool span's call id as the convention's requests spell it, from
+	// the id its keys found (Gemini CLI's tool span prefixes the tool's name).
+	CallIDFromSpan func(s Span, tool, id string) string
+	// RunKey are the attributes (of a span or record, else of its resource) naming the run it belongs
+	// to, for a convention whose traces do not each hold one run (a CLI that starts a trace per model
+	// call and per tool batch): its spans and records are grouped by them across traces, and a run so
+	// grouped ends by idling, with no root span to end it.
+	RunKey []string
 
 	// AgentName are the attributes naming the agent on any of its spans; AgentSpanName those naming it
 	// on agent spans only. AgentFromSpanName names it from an agent span's name when they are absent;

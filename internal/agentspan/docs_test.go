@@ -61,6 +61,10 @@ func TestConventionsDocumented(t *testing.T) {
 // packages and npm are reachable), each with the payloads written from its source that stand in for a
 // capture; docs/conventions.md says so in its row.
 var uncapturable = map[string]string{
+	// Coding-agent CLIs are on npm, but each needs its model provider's API to run.
+	"claude-code":           "testdata/formats/cli/claude-code/claude-code-*.json",
+	"gemini-cli":            "testdata/formats/cli/gemini-cli/gemini-cli-*.json",
+	"codex":                 "testdata/formats/cli/codex/codex-*.json",
 	"spring-ai":             "testdata/formats/genai/spring-ai-*.traces.json",           // a JVM framework, from Maven Central
 	"pydantic-ai":           "testdata/formats/genai/pydantic-ai-*.traces.json",         // a Python library, from PyPI
 	"logfire-openai-agents": "testdata/formats/genai/logfire-openai-agents.traces.json", // Python libraries, from PyPI

@@ -23,6 +23,9 @@ const (
 	RoleTool
 	// RoleModel is one model call, which carries the transcript.
 	RoleModel
+	// RoleRequest is a model call's request alone, written apart from the call (a CLI's api_request
+	// log record): its transcript, and nothing of the reply.
+	RoleRequest
 )
 
 func (r Role) String() string {
@@ -33,6 +36,8 @@ func (r Role) String() string {
 		return "tool"
 	case RoleModel:
 		return "model"
+	case RoleRequest:
+		return "request"
 	}
 	return "other"
 }
@@ -105,7 +110,7 @@ type flatTranscript struct {
 // specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith, Logfire's OpenAI Agents, the
 // Anthropic SDK's and OpenLLMetry's LangChain spans write GenAI keys beside their own).
 func Builtin() []*Convention {
-	return []*Convention{&googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &openLLMetry, &genAI, &openInference, &vercelAI, &langfuse, &genkit, &haystack, &mlflowTracing}
+	return []*Convention{&claudeCode, &geminiCLI, &codex, &googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &openLLMetry, &genAI, &openInference, &vercelAI, &langfuse, &genkit, &haystack, &mlflowTracing}
 }
 
 // commonStructural are structural whatever the convention: error type and status.
@@ -236,6 +241,9 @@ func (c *Convention) view(role Role, s Span, maxDepth int) View {
 		v.Tool = c.ToolFromSpan(s)
 	}
 	v.CallID = firstStr(s.Attrs, c.CallID)
+	if c.CallIDFromSpan != nil {
+		v.CallID = c.CallIDFromSpan(s, v.Tool, v.CallID)
+	}
 	v.ArgsKey = firstPresent(s.Attrs, c.Arguments)
 	v.ResultKey = firstPresent(s.Attrs, c.Result)
 	if v.CallID == "" && c.Unwrap != nil {

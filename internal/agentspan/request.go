@@ -170,6 +170,11 @@ func (rr *RequestReader) Latest() []Exchange {
 			}
 		}
 		e.Result = rr.payload(w.nodes[it.first])
+		// A result held as one content block ([{"type":"text","text":...}], an MCP tool's as Anthropic
+		// and MCP clients send it) is what the block holds.
+		if env, ok := unwrapContentBlock(e.Result, w.reg.maxDepth); ok {
+			e.Result = env.Result
+		}
 		rr.out = append(rr.out, e)
 	}
 	return rr.out

@@ -16,7 +16,7 @@ import (
 // result the convention can read: the caller must not judge it.
 func (r *Registry) Result(v View, attrs pcommon.Map) ([]byte, bool) {
 	raw, ok := attrBytes(attrs, v.ResultKey)
-	if !ok {
+	if !ok || v.Convention != nil && v.Convention.Truncated != nil && v.Convention.Truncated(raw) {
 		return nil, false
 	}
 	return r.ReadResult(v, raw), true
@@ -38,8 +38,17 @@ func (r *Registry) ReadResult(v View, raw []byte) []byte {
 	return raw
 }
 
-// Args returns the bytes of a tool call's arguments; ok is false when the span carries none.
-func Args(v View, attrs pcommon.Map) ([]byte, bool) { return attrBytes(attrs, v.ArgsKey) }
+// Args returns the bytes of a tool call's arguments, opened where its convention wraps them; ok is
+// false when the span carries none.
+func (r *Registry) Args(v View, attrs pcommon.Map) ([]byte, bool) {
+	raw, ok := attrBytes(attrs, v.ArgsKey)
+	if ok && v.Convention != nil && v.Convention.UnwrapArgs != nil {
+		if args, unwrapped := v.Convention.UnwrapArgs(raw, r.maxDepth); unwrapped {
+			return args, true
+		}
+	}
+	return raw, ok
+}
 
 // attrBytes views a string attribute's bytes, or encodes a structured one as JSON.
 func attrBytes(attrs pcommon.Map, key string) ([]byte, bool) {

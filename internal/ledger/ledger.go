@@ -81,7 +81,7 @@ func (l *Ledger) Count(id uint64) {
 func (l *Ledger) Pend(id uint64, s progress.Step, given []progress.Step) []progress.Step {
 	if len(l.pending) == maxPending {
 		given = append(given, l.pending[0].step)
-		l.pending = append(l.pending[:0], l.pending[1:]...)
+		l.pending = slices.Delete(l.pending, 0, 1)
 	}
 	s.Items = append([]uint64(nil), s.Items...)
 	s.Units = append([]uint64(nil), s.Units...)
@@ -90,15 +90,20 @@ func (l *Ledger) Pend(id uint64, s progress.Step, given []progress.Step) []progr
 	return given
 }
 
-// Take returns the pending step with this identity and forgets it.
-func (l *Ledger) Take(id uint64) (progress.Step, bool) {
-	for i, p := range l.pending {
-		if p.id == id {
-			l.pending = append(l.pending[:i], l.pending[i+1:]...)
-			return p.step, true
+// Take moves the pending step with this identity into dst (when dst is not nil), forgets it, and
+// reports whether there was one. A step is 240 bytes: returned by value it would sit in the caller's
+// frame twice.
+func (l *Ledger) Take(id uint64, dst *progress.Step) bool {
+	for i := range l.pending {
+		if l.pending[i].id == id {
+			if dst != nil {
+				*dst = l.pending[i].step
+			}
+			l.pending = slices.Delete(l.pending, i, i+1)
+			return true
 		}
 	}
-	return progress.Step{}, false
+	return false
 }
 
 // Pending reports whether any step waits for its result.

@@ -41,13 +41,12 @@ func TestPendingResolvedByItsResult(t *testing.T) {
 	assert.True(t, l.Pending())
 	assert.True(t, l.Counted(9), "another unread sighting of the call is passed over")
 
-	s, ok := l.Take(9)
-	require.True(t, ok)
+	var s progress.Step
+	require.True(t, l.Take(9, &s))
 	assert.Equal(t, "get_build_status", s.Tool)
 	assert.Equal(t, []uint64{1, 2}, s.Items, "the ledger holds its own copy")
 	assert.False(t, l.Pending())
-	_, ok = l.Take(9)
-	assert.False(t, ok, "taken once")
+	assert.False(t, l.Take(9, nil), "taken once")
 }
 
 func TestPendingGivenUpAfterTwoModelCalls(t *testing.T) {

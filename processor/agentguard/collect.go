@@ -50,8 +50,9 @@ type runBatch struct {
 	first, last int64 // earliest start and latest end of the run's spans in the batch (UnixNano)
 	events      []event
 	nEvents     int // the run's tool and model calls in the batch, counted before they are read
-	// late: the run's root span ended it before this batch (peek).
-	late bool
+	// late: the run's root span ended it before this batch (peek). idles: the run is keyed by its
+	// convention's run key, and no root span ends it.
+	late, idles bool
 	// Resolved under the lock: the counters of the agent's metric label, the run's name, and, when the
 	// root span ended the run, its account.
 	counters *agentCounters
@@ -115,8 +116,10 @@ type seen struct {
 	view    agentspan.View
 	root    bool
 	kind    eventKind
-	// attr is the run attribute the record itself carries, for a record outside any trace.
-	attr string
+	// attr is the run attribute the span or record itself carries; idles: it is its convention's run
+	// key, and the run ends by idling (agentspan.Convention.RunKey).
+	attr  string
+	idles bool
 	// choice: a record carrying a model's reply (gen_ai.choice).
 	choice bool
 	// request: a request event's records, buffers.records[firstRecord:firstRecord+nRecords].
@@ -135,8 +138,9 @@ type buffers struct {
 	rounds       []roundStep
 	records      []plog.LogRecord
 	reader       *agentspan.RequestReader
-	// given are steps the ledger gave up, judged unread.
-	given []progress.Step
+	// given are steps the ledger gave up, judged unread; waiting is the one it hands back.
+	given   []progress.Step
+	waiting progress.Step
 }
 
 // release drops the batch's spans, so a pooled buffer does not keep a past batch alive, and an arena
@@ -173,15 +177,21 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 		}
 		root := span.ParentSpanID().IsEmpty()
 		v := g.registry.Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: span.Name(), Attrs: span.Attributes(), Root: root})
-		if v.Role == agentspan.RoleOther && !root {
+		// A root span ends its trace's run, and may name its agent; a convention whose traces do not
+		// each hold a run (its run key) has no root that ends one.
+		if v.Role == agentspan.RoleOther && (!root || v.Convention != nil && len(v.Convention.RunKey) > 0) {
 			continue
 		}
 		kind := eventTool
-		if v.Role == agentspan.RoleModel {
+		switch v.Role {
+		case agentspan.RoleModel:
 			kind = eventModel
+		case agentspan.RoleRequest:
+			kind = eventRequest
 		}
 		spans = append(spans, seen{carrier: spanCarrier(span), trace: span.TraceID(), res: res, service: service, view: v, root: root, kind: kind})
-		if attr := g.runAttr(span.Attributes(), res); attr != "" {
+		if attr, byConvention := g.runAttr(span.Attributes(), res, v); attr != "" {
+			spans[len(spans)-1].attr, spans[len(spans)-1].idles = attr, byConvention
 			if traceRuns == nil {
 				traceRuns = map[pcommon.TraceID]string{}
 			}
@@ -223,6 +233,7 @@ func (g *guard) group(buf *buffers, traceRuns map[pcommon.TraceID]string) map[ru
 			rb = &runBatch{key: key, state: key.String(), service: s.service, first: int64(s.start())}
 			batch[key] = rb
 		}
+		rb.idles = rb.idles || s.idles && key.attr != ""
 		s.run = rb
 		v := s.view
 		// Some SDKs name the agent only on the run's root span: any span of the run in the batch may
@@ -261,10 +272,10 @@ func (g *guard) group(buf *buffers, traceRuns map[pcommon.TraceID]string) map[ru
 		case s.kind == eventRequest:
 			e := s.run.nextEvent(s.carrier, eventRequest)
 			e.firstRecord, e.nRecords, e.request = s.firstRecord, s.nRecords, true
-			e.id = identity(modelSalt, s.spanID())
 		case s.view.Role == agentspan.RoleTool:
 			e := s.run.nextEvent(s.carrier, eventTool)
-			e.tool, e.step = s.view.Tool, g.stepOf(s.carrier, s.view, scratch, &buf.fingerprints)
+			e.tool = s.view.Tool
+			g.stepOf(&e.step, s.carrier, s.view, scratch, &buf.fingerprints)
 			e.id = g.callIdentity(s.view.CallID, s.carrier)
 		case s.view.Role == agentspan.RoleModel:
 			e := s.run.nextEvent(s.carrier, eventModel)
@@ -303,7 +314,8 @@ func inOrder(events []event) bool {
 func (rb *runBatch) nextEvent(c carrier, kind eventKind) *event {
 	rb.events = rb.events[:len(rb.events)+1]
 	e := &rb.events[len(rb.events)-1]
-	*e = event{carrier: c, kind: kind, start: c.start()}
+	*e = event{}
+	e.carrier, e.kind, e.start = c, kind, c.start()
 	return e
 }
 
@@ -344,9 +356,23 @@ func hashString(salt uint64, s string) uint64 {
 	return h
 }
 
-// runAttr is the first configured run attribute on the span or its resource.
-func (g *guard) runAttr(attrs, res pcommon.Map) string {
-	for _, key := range g.cfg.RunAttributes {
+// runAttr is the first configured run attribute on the span or its resource, else the first of its
+// convention's run keys (byConvention: its traces do not each hold a run).
+func (g *guard) runAttr(attrs, res pcommon.Map, v agentspan.View) (attr string, byConvention bool) {
+	if a := firstAttr(g.cfg.RunAttributes, attrs, res); a != "" {
+		return a, false
+	}
+	if v.Convention != nil {
+		if a := firstAttr(v.Convention.RunKey, attrs, res); a != "" {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// firstAttr is the value of the first of keys on attrs or res.
+func firstAttr(keys []string, attrs, res pcommon.Map) string {
+	for _, key := range keys {
 		for _, m := range [2]pcommon.Map{attrs, res} {
 			if v, ok := m.Get(key); ok && v.AsString() != "" {
 				return v.AsString()
@@ -356,10 +382,11 @@ func (g *guard) runAttr(attrs, res pcommon.Map) string {
 	return ""
 }
 
-// runKeys finds each trace's run attribute: the one a span of the trace carries in this batch, or
-// carried before. A trace without one is its own run (keyed by its trace id).
+// runKeys finds each trace's run attribute (a configured run attribute, or its convention's run key):
+// the one a span or record of the trace carries in this batch, or carried before. A trace without one
+// is its own run (keyed by its trace id).
 func (g *guard) runKeys(spans []seen, traceRuns map[pcommon.TraceID]string) map[pcommon.TraceID]string {
-	if len(g.cfg.RunAttributes) == 0 {
+	if len(g.cfg.RunAttributes) == 0 && len(traceRuns) == 0 {
 		return nil
 	}
 	keys := map[pcommon.TraceID]string{}

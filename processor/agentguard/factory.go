@@ -52,6 +52,7 @@ func createTraces(ctx context.Context, set processor.Settings, cfg component.Con
 	if err != nil {
 		return nil, err
 	}
+	g.traces.Store(true)
 	return processorhelper.NewTraces(ctx, set, cfg, next, g.processTraces, opts...)
 }
 

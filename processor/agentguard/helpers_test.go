@@ -40,6 +40,7 @@ func seedConfig() *Config {
 // builds the one agentguard of both.
 type harness struct {
 	t       *testing.T
+	cfg     *Config
 	tel     *componenttest.Telemetry
 	proc    processor.Traces
 	sink    *consumertest.TracesSink
@@ -47,29 +48,47 @@ type harness struct {
 	logSink *consumertest.LogsSink
 }
 
-func newHarness(t *testing.T, cfg *Config) *harness { return newPipelines(t, cfg, true) }
+func newHarness(t *testing.T, cfg *Config) *harness { return newPipelines(t, cfg, true, true) }
 
-// newPipelines is newHarness with or without the logs pipeline: a collector that sends agentguard
-// no logs.
-func newPipelines(t *testing.T, cfg *Config, logs bool) *harness {
+// newPipelines is newHarness with the pipelines asked for: a collector that sends agentguard no logs,
+// or no traces.
+func newPipelines(t *testing.T, cfg *Config, traces, logs bool) *harness {
 	t.Helper()
 	require.NoError(t, cfg.Validate())
-	h := &harness{t: t, tel: componenttest.NewTelemetry(), sink: new(consumertest.TracesSink)}
+	h := &harness{t: t, cfg: cfg, tel: componenttest.NewTelemetry(), sink: new(consumertest.TracesSink), logSink: new(consumertest.LogsSink)}
 	t.Cleanup(func() { require.NoError(t, h.tel.Shutdown(context.Background())) })
 	var err error
-	h.proc, err = NewFactory().CreateTraces(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.sink)
-	require.NoError(t, err)
-	require.NoError(t, h.proc.Start(context.Background(), componenttest.NewNopHost()))
-	t.Cleanup(func() { require.NoError(t, h.proc.Shutdown(context.Background())) })
-	if !logs {
-		return h
+	if traces {
+		h.proc, err = NewFactory().CreateTraces(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.sink)
+		require.NoError(t, err)
+		require.NoError(t, h.proc.Start(context.Background(), componenttest.NewNopHost()))
+		t.Cleanup(func() { require.NoError(t, h.proc.Shutdown(context.Background())) })
 	}
-	h.logSink = new(consumertest.LogsSink)
-	h.logs, err = NewFactory().CreateLogs(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.logSink)
-	require.NoError(t, err)
-	require.NoError(t, h.logs.Start(context.Background(), componenttest.NewNopHost()))
-	t.Cleanup(func() { require.NoError(t, h.logs.Shutdown(context.Background())) })
+	if logs {
+		h.logs, err = NewFactory().CreateLogs(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.logSink)
+		require.NoError(t, err)
+		require.NoError(t, h.logs.Start(context.Background(), componenttest.NewNopHost()))
+		t.Cleanup(func() { require.NoError(t, h.logs.Shutdown(context.Background())) })
+	}
 	return h
+}
+
+func (h *harness) run(td ptrace.Traces) ptrace.Traces {
+	h.t.Helper()
+	require.NoError(h.t, h.proc.ConsumeTraces(context.Background(), td))
+	all := h.sink.AllTraces()
+	return all[len(all)-1]
+}
+
+// idleOut ends every run as if run_idle_timeout had passed since it was last seen: the way a run
+// keyed by a session ends.
+func (h *harness) idleOut() {
+	h.t.Helper()
+	g, err := guards.Acquire(h.cfg, nil)
+	require.NoError(h.t, err)
+	defer guards.Release(h.cfg)
+	g.runs.active(g.now().Add(h.cfg.RunIdleTimeout + time.Hour))
+	g.flush(context.Background())
 }
 
 // runLogs passes a logs batch through the logs pipeline and returns it as it left.
@@ -80,12 +99,6 @@ func (h *harness) runLogs(ld plog.Logs) plog.Logs {
 	return all[len(all)-1]
 }
 
-func (h *harness) run(td ptrace.Traces) ptrace.Traces {
-	h.t.Helper()
-	require.NoError(h.t, h.proc.ConsumeTraces(context.Background(), td))
-	all := h.sink.AllTraces()
-	return all[len(all)-1]
-}
 
 // stuckEvents returns the reason of every agentguard.stuck event in a batch, per trace id.
 func stuckEvents(td ptrace.Traces) map[string][]string {

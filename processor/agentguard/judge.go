@@ -32,6 +32,8 @@ func (g *guard) judge(ctx context.Context, batch map[runKey]*runBatch, buf *buff
 			st.first = rb.first
 		}
 		st.first, st.last = min(st.first, rb.first), max(st.last, rb.last)
+		// Without a traces pipeline no root span ends a run: it ends by idling.
+		st.idles = st.idles || rb.idles || !g.traces.Load()
 		st.agent = firstNonEmpty(rb.agent, st.agent, rb.service, unknownAgent)
 		if rb.id != "" || st.id == "" {
 			st.id = runName(rb.key, rb.id)
@@ -63,9 +65,6 @@ func (g *guard) judge(ctx context.Context, batch map[runKey]*runBatch, buf *buff
 			case e.skip:
 			case e.kind == eventTool && (e.pend || rb.late):
 				annotatePending(e.attrs(), rb.name, nameRun)
-				if rb.late {
-					countStep(rb.counters, e.calls, e.step, e.verdict)
-				}
 			case e.kind == eventTool:
 				annotateStep(e.carrier, e.verdict, rb.counters.name, rb.name, nameRun)
 				countStep(rb.counters, e.calls, e.step, e.verdict)
@@ -121,7 +120,7 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 	case eventTool:
 		e.calls = g.runs.toolCalls(rb.counters, e.step.Tool)
 		if g.runs.policy.Judgeable(e.step) {
-			if _, waited := st.ledger.Take(e.id); !waited && st.ledger.Counted(e.id) {
+			if waited := st.ledger.Take(e.id, nil); !waited && st.ledger.Counted(e.id) {
 				e.skip = true
 				return
 			}
@@ -130,11 +129,15 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 			st.readableTools = true
 			return
 		}
-		if st.ledger.Counted(e.id) {
+		if st.ledger.Counted(e.id) || e.id == 0 && e.isRecord {
+			// A tool record that shows neither the result nor the call's id says only that a call
+			// happened: its span, or the next request, says more (Gemini CLI's gemini_cli.tool_call).
 			e.skip = true
 			return
 		}
-		if e.id != 0 && st.requests {
+		if e.id != 0 && (st.requests || e.isRecord) {
+			// Its result may be read later: in the next request, or, for a tool record (Claude Code's
+			// tool_result), on the call's span.
 			e.pend = true
 			buf.given = st.ledger.Pend(e.id, e.step, buf.given[:0])
 			g.runs.judgeUnread(st, rb.counters, buf.given)
@@ -146,8 +149,8 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 		g.request(st, e, buf)
 		for i := e.from; i < e.to; i++ {
 			rs := &buf.rounds[i]
-			if waiting, ok := st.ledger.Take(rs.id); ok {
-				rs.step = resolved(waiting, rs.step)
+			if st.ledger.Take(rs.id, &buf.waiting) {
+				resolve(&rs.step, &buf.waiting)
 			} else if st.ledger.Counted(rs.id) || st.readableTools {
 				continue
 			}
@@ -179,29 +182,21 @@ func (g *guard) count(st *runState, id uint64) {
 	}
 }
 
-// resolved is a waiting step with the result its request showed: the call as its own span or record
-// said it (its tool, time and arguments), the outcome as the request did.
-func resolved(waiting, read progress.Step) progress.Step {
-	s := read
+// resolve makes a step read from a request the waiting step it answers: the call as its own span or
+// record said it (its tool, time and arguments), the outcome as the request did.
+func resolve(s, waiting *progress.Step) {
 	s.Tool, s.Start = waiting.Tool, waiting.Start
 	if !waiting.NoCallKey {
 		s.CallKey, s.Items, s.Pause, s.NoCallKey = waiting.CallKey, waiting.Items, waiting.Pause, false
 	}
 	s.Plan, s.HasPlan, s.Goal, s.HasGoal, s.GoalTarget = waiting.Plan, waiting.HasPlan, waiting.Goal, waiting.HasGoal, waiting.GoalTarget
-	return s
 }
 
-// judgeLate counts the tool calls of a run that has ended as unjudged: they came after the root span
-// that ended it, too late to count in its account, and are no new run. The caller holds mu.
+// judgeLate names the run of spans and records that came after the root span that ended it: too
+// late for its account, they are no new run, and their tool calls are annotated unjudged. They are
+// not counted: most are a second sighting of a call the run judged (a CLI's tool record after its
+// span). The caller holds mu.
 func (g *guard) judgeLate(rb *runBatch) {
 	rb.counters = g.runs.countersOf(firstNonEmpty(rb.agent, rb.service, unknownAgent))
 	rb.name = runName(rb.key, rb.id)
-	for i := range rb.events {
-		e := &rb.events[i]
-		if e.kind != eventTool {
-			continue
-		}
-		e.calls = g.runs.toolCalls(rb.counters, e.step.Tool)
-		e.verdict = progress.Verdict{Unjudged: true}
-	}
 }

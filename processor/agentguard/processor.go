@@ -40,10 +40,10 @@ type guard struct {
 	now        func() time.Time
 	stop       chan struct{}
 	done       sync.WaitGroup
-	// started: the traces and logs pipelines share the guard, and each starts it. logs: a logs
-	// pipeline is one of them.
-	started sync.Once
-	logs    atomic.Bool
+	// started: the traces and logs pipelines share the guard, and each starts it. traces, logs: a
+	// traces, a logs pipeline is one of them.
+	started      sync.Once
+	traces, logs atomic.Bool
 }
 
 func newGuard(set processor.Settings, cfg *Config) (*guard, error) {

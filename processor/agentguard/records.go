@@ -42,15 +42,31 @@ func (g *guard) collectLogs(ld plog.Logs, buf *buffers) map[runKey]*runBatch {
 			resource, res, service = where.Resource, where.Resource.Attributes(), serviceName(where.Resource)
 		}
 		attrs := lr.Attributes()
-		attr := g.runAttr(attrs, res)
 		trace := lr.TraceID()
-		if trace.IsEmpty() && attr == "" {
+		name := agentspan.RecordName(lr)
+		s := seen{carrier: recordCarrier(lr), trace: trace, res: res, service: service}
+		request := g.registry.IsRequestEvent(name)
+		switch {
+		case request:
+		case g.registry.IsChoiceEvent(name):
+			s.kind, s.choice, s.view = eventModel, true, agentspan.View{Role: agentspan.RoleModel}
+		default:
+			s.view = g.registry.Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: name, Attrs: attrs})
+			switch s.view.Role {
+			case agentspan.RoleOther:
+				continue
+			case agentspan.RoleModel:
+				s.kind = eventModel
+			case agentspan.RoleRequest:
+				s.kind = eventRequest
+			}
+		}
+		s.attr, s.idles = g.runAttr(attrs, res, s.view)
+		if trace.IsEmpty() && s.attr == "" {
 			continue
 		}
-		name := agentspan.RecordName(lr)
-		s := seen{carrier: recordCarrier(lr), trace: trace, res: res, service: service, attr: attr}
 		switch {
-		case g.registry.IsRequestEvent(name):
+		case request:
 			key := requestKey{trace: trace, span: lr.SpanID()}
 			if i, ok := requests[key]; ok && !key.span.IsEmpty() {
 				grouped[kept[i].firstRecord] = append(grouped[kept[i].firstRecord], lr)
@@ -60,27 +76,17 @@ func (g *guard) collectLogs(ld plog.Logs, buf *buffers) map[runKey]*runBatch {
 				requests = map[requestKey]int{}
 			}
 			requests[key] = len(kept)
+			fallthrough
+		case s.kind == eventRequest:
 			s.kind, s.firstRecord = eventRequest, int32(len(grouped))
 			grouped = append(grouped, []plog.LogRecord{lr})
-		case g.registry.IsChoiceEvent(name):
-			s.kind, s.choice, s.view = eventModel, true, agentspan.View{Role: agentspan.RoleModel}
-		default:
-			s.view = g.registry.Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: name, Attrs: attrs})
-			switch s.view.Role {
-			case agentspan.RoleTool:
-				s.kind = eventTool
-			case agentspan.RoleModel:
-				s.kind = eventModel
-			case agentspan.RoleOther:
-				continue
-			}
 		}
 		kept = append(kept, s)
-		if attr != "" && !trace.IsEmpty() {
+		if s.attr != "" && !trace.IsEmpty() {
 			if traceRuns == nil {
 				traceRuns = map[pcommon.TraceID]string{}
 			}
-			traceRuns[trace] = attr
+			traceRuns[trace] = s.attr
 		}
 	}
 	// Each request's records, one after another in the batch's record buffer.

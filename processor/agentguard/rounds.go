@@ -60,9 +60,10 @@ func (g *guard) readRound(e *event, buf *buffers, scratch *digest.Scratch) {
 	e.from = int32(len(buf.rounds))
 	for _, x := range rr.Latest() {
 		tool := string(x.Tool)
-		step := g.step(toolCall{tool: tool, args: x.Args, argsReadable: x.HasArgs, readable: true,
+		buf.rounds = append(buf.rounds, roundStep{record: int32(x.Record)})
+		rs := &buf.rounds[len(buf.rounds)-1]
+		g.step(&rs.step, &toolCall{tool: tool, args: x.Args, argsReadable: x.HasArgs, readable: true,
 			result: g.registry.ReadResult(agentspan.View{}, x.Result), attrs: noAttrs, start: e.start.AsTime()}, scratch, &buf.fingerprints)
-		rs := roundStep{step: step, record: int32(x.Record)}
 		switch {
 		case len(x.CallID) > 0:
 			rs.callID = string(x.CallID)
@@ -71,7 +72,6 @@ func (g *guard) readRound(e *event, buf *buffers, scratch *digest.Scratch) {
 			// A result without a call id is known again by its round and place in the conversation.
 			rs.id = hashString(roundSalt, tool+"#"+strconv.Itoa(x.Round)+"."+strconv.Itoa(x.Ordinal))
 		}
-		buf.rounds = append(buf.rounds, rs)
 	}
 	e.to = int32(len(buf.rounds))
 }

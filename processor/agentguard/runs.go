@@ -47,6 +47,9 @@ type runState struct {
 	// requests: a model call of the run carried its request, where a result may be read.
 	ledger                  ledger.Ledger
 	readableTools, requests bool
+	// idles: the run is keyed by its convention's run key; it ends by idling, and has no root span
+	// whose absence would make it abandoned.
+	idles bool
 }
 
 // finishedRun is a run that ended, for telemetry.
@@ -74,7 +77,7 @@ func newRuns(cfg *Config, policy *progress.Config) *runs {
 	// ended at all, and is only counted as evicted (by the map).
 	r.byKey.OnEvict(func(_ string, st *runState, byAge bool) {
 		if byAge {
-			r.finish(st, progress.Ending{Abandoned: !st.sawRoot})
+			r.finish(st, progress.Ending{Abandoned: !st.sawRoot && !st.idles})
 		}
 	})
 	return r

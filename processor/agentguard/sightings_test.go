@@ -26,7 +26,7 @@ var judgedMetrics = []string{"otelcol_processor_agentguard_steps", "otelcol_proc
 func judgedBy(t *testing.T, td ptrace.Traces, ld plog.Logs, logsFirst bool) (map[string]map[string]int64, ptrace.Traces, plog.Logs) {
 	// A batch without records is sent where no logs pipeline is: agentguard then keeps no ledger of
 	// its spans, and its requests must still be judged exactly.
-	h := newPipelines(t, seedConfig(), ld.LogRecordCount() > 0)
+	h := newPipelines(t, seedConfig(), true, ld.LogRecordCount() > 0)
 	var outT ptrace.Traces
 	outL := ld
 	if logsFirst && ld.LogRecordCount() > 0 {

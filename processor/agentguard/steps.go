@@ -19,10 +19,10 @@ import (
 // its call and result, what the result brought (its units) and what the call names (its items),
 // whether it failed, and the declared state, wait state, plan and goal values it carries. It is pure
 // and runs outside the lock; the units and items go to the batch's arena.
-func (g *guard) stepOf(c carrier, v agentspan.View, scratch *digest.Scratch, arena *[]uint64) progress.Step {
+func (g *guard) stepOf(dst *progress.Step, c carrier, v agentspan.View, scratch *digest.Scratch, arena *[]uint64) {
 	attrs := c.attrs()
 	result, readable := g.registry.Result(v, attrs)
-	args, argsReadable := agentspan.Args(v, attrs)
+	args, argsReadable := g.registry.Args(v, attrs)
 	if !readable || !argsReadable {
 		// Some conventions write the call on the span's events instead.
 		eventArgs, eventResult, hasArgs, hasResult := g.registry.EventCall(v, c.events())
@@ -34,7 +34,7 @@ func (g *guard) stepOf(c carrier, v agentspan.View, scratch *digest.Scratch, are
 		}
 	}
 	msg, failed := c.failed()
-	return g.step(toolCall{tool: v.Tool, args: args, argsReadable: argsReadable, result: result, readable: readable,
+	g.step(dst, &toolCall{tool: v.Tool, args: args, argsReadable: argsReadable, result: result, readable: readable,
 		failed: failed, failure: msg, attrs: attrs, start: c.start().AsTime()}, scratch, arena)
 }
 
@@ -55,18 +55,16 @@ type toolCall struct {
 // noAttrs is the attributes of a call read from a request: none.
 var noAttrs = pcommon.NewMap()
 
-// step digests a call into the step the state machine judges.
-func (g *guard) step(c toolCall, scratch *digest.Scratch, arena *[]uint64) progress.Step {
+// step digests a call into the step the state machine judges, written into s in place: a step is
+// 240 bytes, and built on the stack and copied it would take them twice more under the pipeline's
+// deepest calls (docs/benchmarks-log.md, "Stack growth").
+func (g *guard) step(s *progress.Step, c *toolCall, scratch *digest.Scratch, arena *[]uint64) {
 	digested := g.normaliser.Call(c.tool, c.args, scratch)
-	s := progress.Step{
-		Tool:      g.toolEntry(c.tool),
-		Start:     c.start,
-		CallKey:   digested.Key,
-		Pause:     digested.Pause,
-		Items:     keep(arena, scratch.Items()),
-		Unread:    !c.readable,
-		NoCallKey: !c.argsReadable,
-	}
+	*s = progress.Step{}
+	s.Tool, s.Start = g.toolEntry(c.tool), c.start
+	s.CallKey, s.Pause = digested.Key, digested.Pause
+	s.Items = keep(arena, scratch.Items())
+	s.Unread, s.NoCallKey = !c.readable, !c.argsReadable
 	s.Result = g.normaliser.Answer(c.result, scratch)
 	s.Units = keep(arena, scratch.Units())
 	s.Channel, s.Waiting, s.Brief = s.Result.Channel, s.Result.Waiting, s.Result.Brief
@@ -95,7 +93,6 @@ func (g *guard) step(c toolCall, scratch *digest.Scratch, arena *[]uint64) progr
 		s.Goal, s.HasGoal = number(c.attrs, g.cfg.GoalAttribute)
 		s.GoalTarget = g.cfg.GoalTarget
 	}
-	return s
 }
 
 // toolEntry is the tools entry a tool's name names, behind a namespace too (internal/toolname:
