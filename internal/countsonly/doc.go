@@ -6,7 +6,8 @@
 // One pass over the bytes replaces every array with the string "[N withheld]" (N is the
 // element count) and every string with "[withheld]", except strings sitting directly under an
 // object key on the kept list (by default: query, question, status, source, kind, title,
-// description, error). Object keys, numbers, booleans and null are copied as they are, so a
+// description, error) that hold text: a string that holds a JSON document (one an SDK stringified
+// into another) is data whatever key holds it, and is withheld. Object keys, numbers, booleans and null are copied as they are, so a
 // reader can still see what a tool returned and how much of it, without seeing the data. A caller
 // that remembers what was withheld can have [Shaper.AppendValue] list it ([Leaves]) in the same pass.
 //

@@ -79,6 +79,12 @@ func readValue(dec *json.Decoder) (any, error) {
 	return nil, errors.New("unexpected delimiter")
 }
 
+// holdsDocument: the string is a JSON object or array, stringified.
+func holdsDocument(v string) bool {
+	t := strings.TrimLeft(v, " \t\r\n")
+	return (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(v))
+}
+
 // countsOnly is the definition in docs/design.md, section 2; underKey is false only for the top-level value.
 func countsOnly(v any, key string, underKey bool, kept func(string) bool, st *Stats) any {
 	switch v := v.(type) {
@@ -86,7 +92,7 @@ func countsOnly(v any, key string, underKey bool, kept func(string) bool, st *St
 		st.Arrays++
 		return fmt.Sprintf("[%d withheld]", len(v))
 	case string:
-		if underKey && kept(key) {
+		if underKey && kept(key) && !holdsDocument(v) {
 			return v
 		}
 		st.Strings++

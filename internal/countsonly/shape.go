@@ -4,6 +4,7 @@
 package countsonly
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
@@ -18,6 +19,8 @@ type scanner struct {
 	stats Stats
 	// leaves, when set, lists what is withheld.
 	leaves *Leaves
+	// maxDepth bounds a document stringified under a kept key, read to tell it from text.
+	maxDepth int
 }
 
 // fail turns a lexer fault into its error (ErrSyntax or ErrDepth), at the cursor's offset.
@@ -48,7 +51,7 @@ func (s *scanner) shapeValue(dst []byte, keep bool, depth int) ([]byte, error) {
 		if !ok {
 			return dst, s.fail(jsonraw.FaultSyntax)
 		}
-		if keep {
+		if keep && !s.holdsDocument(s.src[start:s.Pos()], escaped) {
 			// Raw bytes, escapes intact: already valid JSON, and no re-encoding to get wrong.
 			return append(dst, s.src[start:s.Pos()]...), nil
 		}
@@ -60,6 +63,20 @@ func (s *scanner) shapeValue(dst []byte, keep bool, depth int) ([]byte, error) {
 		return dst, s.fail(jsonraw.FaultSyntax)
 	}
 	return append(dst, s.src[start:s.Pos()]...), nil
+}
+
+// holdsDocument reports whether a string, raw and valid JSON, holds a JSON document: a kept key keeps
+// text (a query, a status), not the data a document stringified under it carries, which is withheld
+// as any other string is.
+func (s *scanner) holdsDocument(raw []byte, escaped bool) bool {
+	text := raw[1 : len(raw)-1]
+	if !LooksLikeJSON(text) && !(escaped && bytes.HasPrefix(bytes.TrimLeft(text, " "), []byte{'\\'})) {
+		return false // text, the common case, is told apart without decoding it
+	}
+	if escaped {
+		text, _ = jsonraw.AppendUnquote(nil, raw)
+	}
+	return LooksLikeJSON(text) && jsonraw.ValidDepth(text, s.maxDepth)
 }
 
 // shapeObject appends the object at the cursor (itself at nesting depth) with the same keys in

@@ -56,7 +56,7 @@ func (s *Shaper) appendJSON(dst, src []byte, leaves *Leaves) ([]byte, Stats, err
 	if len(src) > s.limits.MaxBytes {
 		return dst, Stats{}, errAt(ErrTooLarge, s.limits.MaxBytes)
 	}
-	sc := scanner{Lexer: jsonraw.NewLexer(src, s.limits.MaxDepth), src: src, kept: &s.kept, leaves: leaves}
+	sc := scanner{Lexer: jsonraw.NewLexer(src, s.limits.MaxDepth), src: src, kept: &s.kept, leaves: leaves, maxDepth: s.limits.MaxDepth}
 	sc.SkipSpace()
 	out, err := sc.shapeValue(dst, false, 0)
 	if err == nil && !sc.AtEnd() {

@@ -425,3 +425,24 @@ func TestIsDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptKeyKeepsTextNotDocuments: a kept key keeps the text under it; a JSON document stringified
+// under it (Gemini CLI writes a call's arguments into its display description) is data, withheld
+// as any string is, escaped leading space or not.
+func TestKeptKeyKeepsTextNotDocuments(t *testing.T) {
+	s := New(DefaultKeptKeys(), Limits{})
+	for _, tc := range []struct{ in, want string }{
+		{`{"description":"Find a customer by name"}`, `{"description":"Find a customer by name"}`},
+		{`{"description":"{\"customer_id\":\"cus_88421907\"}"}`, `{"description":"[withheld]"}`},
+		{`{"query":"\n[\"Jane Roe\"]"}`, `{"query":"[withheld]"}`},
+		{`{"status":"[1] see the docs"}`, `{"status":"[1] see the docs"}`},
+	} {
+		out, _, err := s.AppendJSON(nil, []byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.in, out, tc.want)
+		}
+	}
+}
