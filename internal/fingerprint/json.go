@@ -16,11 +16,11 @@ import (
 // replaced by "[withheld]", and reports whether it replaced any. The document is searched once,
 // as RedactText searches text (verbatim, decoded up to three times, and read from inside
 // escapes), and each region withholds the values it falls in: strings, object keys and numbers.
-// A region that runs across values withholds each of them. A string directly under a key that
-// kept reports true (kept sees the key decoded; nil keeps none) is left as it is, as the shaping
-// leaves it. A string that itself holds a JSON
-// object or array (a document stringified into another) is redacted inside by the same rules and
-// encoded again, rather than withheld whole.
+// A region that runs across values withholds each of them. A string of text directly under a key
+// that kept reports true (kept sees the key decoded; nil keeps none) is left as it is, as the
+// shaping leaves it. A string that itself holds a JSON object or array (a document stringified into
+// another), under a kept key or not, is redacted inside by the same rules and encoded again,
+// rather than withheld whole.
 //
 // If nothing is replaced, dst holds doc unchanged; otherwise the objects and arrays that held a
 // region are written compact, and everything else as it was.
@@ -151,10 +151,18 @@ func (r *jsonRedactor) value(dst, v []byte, keep bool) ([]byte, bool) {
 		return append(dst, v...), false
 	case v[0] != '"':
 		return r.token(dst, v)
-	case keep:
+	case keep && !holdsDocument(v):
+		// A kept key keeps text; a document stringified under it is data, read by its own keys.
 		return append(dst, v...), false
 	}
 	return r.str(dst, v)
+}
+
+// holdsDocument reports whether a JSON string, raw, holds a JSON object or array. It decodes the
+// string: it runs only where a region falls in the string.
+func holdsDocument(raw []byte) bool {
+	inner, ok := jsonraw.AppendUnquote(nil, raw)
+	return ok && jsonraw.IsContainer(inner) && jsonraw.Valid(inner)
 }
 
 // container writes the object or array at the cursor of l, a lexer over src (a slice of doc),

@@ -38,6 +38,8 @@ func TestRedactJSON(t *testing.T) {
 			`{"content":"{\"name\":\"[withheld]\",\"status\":\"ok\",\"total\":2}"}`},
 		{"stringified twice", `["{\"m\":\"{\\\"to\\\":\\\"Acme Holdings Ltd\\\"}\"}"]`, `["{\"m\":\"{\\\"to\\\":\\\"[withheld]\\\"}\"}"]`},
 		{"stringified document holding a leaf only under a kept key", `{"c":"{\"query\":\"Jane Roe-Whitfield\"}"}`, `{"c":"{\"query\":\"Jane Roe-Whitfield\"}"}`},
+		{"stringified document under a kept key is read by its own keys", `{"description":"{\"name\":\"Jane Roe-Whitfield\",\"n\":2}"}`,
+			`{"description":"{\"name\":\"[withheld]\",\"n\":2}"}`},
 		{"a region across values withholds each", `{"a":"Ada Byron","b":"Lovelace","c":1}`, `{"a":"[withheld]","[withheld]":"[withheld]","c":1}`},
 		{"a region only the encoding shows withholds the string", `{"c":"{\"x\":\"a\",\"y\":\"bcdefgh\"}"}`, `{"c":"[withheld]"}`},
 		{"untouched parts keep their spacing", `{"a": [1, 2], "b": {"n": "Acme Holdings Ltd"}}`, `{"a":[1, 2],"b":{"n":"[withheld]"}}`},

@@ -4,6 +4,7 @@
 package fingerprint
 
 import (
+	"bytes"
 	"sync"
 	"unsafe"
 
@@ -15,8 +16,9 @@ import (
 // string not directly under a key that kept reports true (kept sees the key decoded; nil keeps
 // none), and every string inside an array, kept or not (shaping withholds an array whole). Strings are remembered decoded. A string that
 // holds a JSON object or array (a document stringified into another, which shaping shapes as
-// JSON) contributes that document's leaves by the same rules instead of its own text. Keys,
-// numbers and literals are kept by shaping, so they are not leaves.
+// JSON) contributes that document's leaves by the same rules instead of its own text; a string that
+// holds one between plain text contributes that document's leaves beside its own text. Keys, numbers
+// and literals are kept by shaping, so they are not leaves.
 //
 // If doc is not valid JSON, shaping withholds it whole, so it is remembered whole as one leaf,
 // and the error is returned. full is as for AddLeaf; a search finds the leaves once Build has run.
@@ -196,7 +198,63 @@ func (c *leafCollector) str(src source, start, end int, escaped, inArray bool) {
 		// Not a document after all: shaping withholds the string whole, so it is one leaf.
 		c.leaves, c.arena = c.leaves[:leaves], c.arena[:arena]
 	}
+	if c.embedded(text, leaf, inArray) {
+		return
+	}
 	c.leaves = append(c.leaves, leaf)
+}
+
+// embedded lists the leaves of a text that holds a JSON document between plain text, and reports
+// whether it does: a tool's result wrapped before it reaches a model
+// ("<untrusted_context>\n{...}\n</untrusted_context>", "Observation: {...}"). Remembered whole, the text
+// would find again every copy of its wrapper and every run of 16 bytes it shares with another
+// document (a key and its value), and one of its values copied alone into another call's arguments
+// shares too little with the whole to be found by it. So the document's leaves are remembered by the
+// same rules as a stringified document's, and the text either side of it as leaves of their own,
+// unless they are markup and space alone. The document runs from the text's first '{' or '[' to its
+// last matching '}' or ']'.
+func (c *leafCollector) embedded(text []byte, leaf leafSpan, inArray bool) bool {
+	open := bytes.IndexAny(text, "{[")
+	if open <= 0 {
+		return false // none, or the text is the document (str read it)
+	}
+	closing := byte('}')
+	if text[open] == '[' {
+		closing = ']'
+	}
+	end := bytes.LastIndexByte(text, closing)
+	if end <= open {
+		return false
+	}
+	leaves, arena := len(c.leaves), len(c.arena)
+	inner := source{text: text[open : end+1], base: leaf.start + open, inArena: leaf.inArena}
+	if !c.document(inner, inArray) {
+		c.leaves, c.arena = c.leaves[:leaves], c.arena[:arena]
+		return false
+	}
+	for _, side := range [2][2]int{{0, open}, {end + 1, len(text)}} {
+		if !onlyMarkup(text[side[0]:side[1]]) {
+			c.leaves = append(c.leaves, leafSpan{start: leaf.start + side[0], end: leaf.start + side[1], inArena: leaf.inArena})
+		}
+	}
+	return true
+}
+
+// onlyMarkup reports whether text is tags (<...>) and space alone, or under 8 bytes without them:
+// nothing that could be someone's data.
+func onlyMarkup(text []byte) bool {
+	n := 0
+	for inTag, i := false, 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '<':
+			inTag = true
+		case c == '>':
+			inTag = false
+		case !inTag && c != ' ' && c != '\n' && c != '\r' && c != '\t':
+			n++
+		}
+	}
+	return n < 8
 }
 
 // document lists the leaves of a stringified document and reports whether it is valid JSON, as
