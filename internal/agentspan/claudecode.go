@@ -53,8 +53,9 @@ var claudeCode = Convention{
 	ToolEvents:   []ToolEvent{{Name: "tool.output", Result: "output"}},
 	RunID:        []string{"prompt.id"},
 	FinishReason: []string{"stop_reason", "gen_ai.response.finish_reasons"},
+	BodyLabel:    true,
 	Structural: []string{
-		"span.type", "prompt.id", "session.id", "user.id", "user.email", "user.account_uuid", "user.account_id",
+		"tool_name", "span.type", "prompt.id", "session.id", "user.id", "user.email", "user.account_uuid", "user.account_id",
 		"organization.id", "terminal.type", "event.name", "event.timestamp", "event.sequence", "message.uuid",
 		"request_id", "client_request_id", "tool_use_id", "tool_name_safe", "tool_source", "tool_parameters",
 		"decision", "decision_type", "decision_source", "source", "success", "duration_ms", "ttft_ms",

@@ -44,7 +44,7 @@ var codex = Convention{
 	Truncated:    func(raw []byte) bool { return bytes.HasSuffix(bytes.TrimSpace(raw), []byte(codexTruncationMarker)) },
 	RunKey:       []string{"conversation.id"},
 	Structural: []string{
-		"event.name", "event.timestamp", "event.kind", "conversation.id", "app.version", "auth_mode", "originator",
+		"tool_name", "event.name", "event.timestamp", "event.kind", "conversation.id", "app.version", "auth_mode", "originator",
 		"user.account_id", "user.email", "terminal.type", "model", "slug", "duration_ms", "success", "mcp_server",
 		"mcp_server_origin", "http.response.status_code", "attempt", "endpoint", "input_token_count",
 		"output_token_count", "cached_token_count", "reasoning_token_count", "tool_token_count", "prompt_length",

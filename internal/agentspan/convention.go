@@ -42,6 +42,10 @@ type Convention struct {
 	// CallIDFromSpan, when set, is a tool span's call id as the convention's requests spell it, from
 	// the id its keys found (Gemini CLI's tool span prefixes the tool's name).
 	CallIDFromSpan func(s Span, tool, id string) string
+	// BodyLabel: the convention's log records carry in their body a label the SDK writes (the event's
+	// name, a summary of it), never a call's data: a data-class record's body is kept, and searched
+	// like any string.
+	BodyLabel bool
 	// RunKey are the attributes (of a span or record, else of its resource) naming the run it belongs
 	// to, for a convention whose traces do not each hold one run (a CLI that starts a trace per model
 	// call and per tool batch): its spans and records are grouped by them across traces, and a run so

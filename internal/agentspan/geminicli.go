@@ -58,8 +58,9 @@ var geminiCLI = Convention{
 		{Key: "gen_ai.output.messages", Output: true},
 	},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	BodyLabel:    true,
 	Structural: []string{
-		"gen_ai.operation.name", "gen_ai.agent.description", "gen_ai.tool.description", "gen_ai.prompt.name",
+		"function_name", "gen_ai.operation.name", "gen_ai.agent.description", "gen_ai.tool.description", "gen_ai.prompt.name",
 		"gen_ai.conversation.id", "gen_ai.request.model", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
 		"session.id", "installation.id", "interactive", "auth_type", "event.name", "event.timestamp", "prompt_id",
 		"duration_ms", "success", "decision", "tool_type", "mcp_server_name", "status_code", "http.status_code",

@@ -291,3 +291,30 @@ func (r *Registry) IDKeys() []string {
 	}
 	return keys
 }
+
+// RunKeyOf names the run a span or record belongs to beyond its trace: the first of the configured
+// run attributes on it or its resource, else the first of its convention's run keys (byConvention:
+// its traces do not each hold a run). "" when none is present.
+func RunKeyOf(configured []string, v View, attrs, res pcommon.Map) (key string, byConvention bool) {
+	if k := firstOn(configured, attrs, res); k != "" {
+		return k, false
+	}
+	if v.Convention != nil {
+		if k := firstOn(v.Convention.RunKey, attrs, res); k != "" {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// firstOn is the value of the first of keys on attrs, or else on res.
+func firstOn(keys []string, attrs, res pcommon.Map) string {
+	for _, key := range keys {
+		for _, m := range [2]pcommon.Map{attrs, res} {
+			if v, ok := m.Get(key); ok && v.AsString() != "" {
+				return v.AsString()
+			}
+		}
+	}
+	return ""
+}

@@ -356,30 +356,9 @@ func hashString(salt uint64, s string) uint64 {
 	return h
 }
 
-// runAttr is the first configured run attribute on the span or its resource, else the first of its
-// convention's run keys (byConvention: its traces do not each hold a run).
+// runAttr is the run a span or record names beyond its trace (agentspan.RunKeyOf).
 func (g *guard) runAttr(attrs, res pcommon.Map, v agentspan.View) (attr string, byConvention bool) {
-	if a := firstAttr(g.cfg.RunAttributes, attrs, res); a != "" {
-		return a, false
-	}
-	if v.Convention != nil {
-		if a := firstAttr(v.Convention.RunKey, attrs, res); a != "" {
-			return a, true
-		}
-	}
-	return "", false
-}
-
-// firstAttr is the value of the first of keys on attrs or res.
-func firstAttr(keys []string, attrs, res pcommon.Map) string {
-	for _, key := range keys {
-		for _, m := range [2]pcommon.Map{attrs, res} {
-			if v, ok := m.Get(key); ok && v.AsString() != "" {
-				return v.AsString()
-			}
-		}
-	}
-	return ""
+	return agentspan.RunKeyOf(g.cfg.RunAttributes, v, attrs, res)
 }
 
 // runKeys finds each trace's run attribute (a configured run attribute, or its convention's run key):

@@ -5,6 +5,8 @@ package shapeonly
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -174,25 +176,18 @@ func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool)
 	if !r.classed && v.Convention == nil {
 		r.namesTool = b.namesShapedToolWithin(&r)
 	}
-	r.owner = b.ownerOf(trace, b.runOf(r.attrs, res))
+	run, _ := agentspan.RunKeyOf(b.p.cfg.RunAttributes, v, r.attrs, res)
+	r.owner = b.ownerOf(trace, run, b.logs)
 	b.records = append(b.records, r)
 }
 
-// runOf is the first configured run attribute on the record or its resource.
-func (b *batch) runOf(attrs, res pcommon.Map) string {
-	for _, key := range b.p.cfg.RunAttributes {
-		for _, m := range [2]pcommon.Map{attrs, res} {
-			if v, ok := m.Get(key); ok && v.AsString() != "" {
-				return v.AsString()
-			}
-		}
-	}
-	return ""
-}
-
 // ownerOf returns the owner of a record: its trace. A run named by any span of a trace is the whole
-// trace's run.
-func (b *batch) ownerOf(trace pcommon.TraceID, run string) int32 {
+// trace's run. A log record outside any trace is owned by its run (a session, a conversation), or,
+// naming none, by itself alone: records of unrelated sessions never share a memory.
+func (b *batch) ownerOf(trace pcommon.TraceID, run string, log bool) int32 {
+	if trace.IsEmpty() && log {
+		trace = traceless(run, len(b.records), b.now)
+	}
 	if i, ok := b.byTrace[trace]; ok {
 		if b.owners[i].runID == "" {
 			b.owners[i].runID = run
@@ -202,6 +197,23 @@ func (b *batch) ownerOf(trace pcommon.TraceID, run string) int32 {
 	b.byTrace[trace] = int32(len(b.owners))
 	b.owners = append(b.owners, owner{traceID: trace, runID: run})
 	return int32(len(b.owners) - 1)
+}
+
+// traceless is the trace a record outside any trace is kept under: one derived from its run, or for a
+// record naming no run one of its own, from the batch's time and the record's place in it.
+func traceless(run string, record int, now time.Time) pcommon.TraceID {
+	h := sha256.New()
+	if run != "" {
+		h.Write([]byte("run\x00" + run))
+	} else {
+		var b [16]byte
+		binary.LittleEndian.PutUint64(b[:8], uint64(now.UnixNano()))
+		binary.LittleEndian.PutUint64(b[8:], uint64(record))
+		h.Write(b[:])
+	}
+	var id pcommon.TraceID
+	copy(id[:], h.Sum(nil))
+	return id
 }
 
 // resolveRuns finds each owner's memory: the run the trace was seen in before, when no span of it in
@@ -386,6 +398,13 @@ func (b *batch) shapeWhole(r *record, owner int32) {
 			remember = agentspan.RememberNothing
 		case located && k == r.argsKey:
 			remember = agentspan.RememberJSON
+			if r.conv != nil && r.conv.UnwrapArgs != nil && v.Type() == pcommon.ValueTypeStr {
+				if args, ok := r.conv.UnwrapArgs(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
+					// The arguments inside the call's envelope: its ids and names are not the data.
+					b.values.rememberText(owner, args, agentspan.RememberJSON)
+					remember = agentspan.RememberNothing
+				}
+			}
 		case located && k == r.resultKey && r.unwrap != nil && v.Type() == pcommon.ValueTypeStr:
 			if e, ok := r.unwrap(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
 				// The result inside its envelope: the envelope's ids and names are not the data.
@@ -409,7 +428,7 @@ func (b *batch) shapeWhole(r *record, owner int32) {
 			b.shapeAttrs(e.Attributes(), owner, located)
 		}
 	}
-	if r.body.Type() != pcommon.ValueTypeEmpty {
+	if r.body.Type() != pcommon.ValueTypeEmpty && (r.conv == nil || !r.conv.BodyLabel) {
 		remember := agentspan.RememberAll
 		if owner < 0 {
 			remember = agentspan.RememberNothing

@@ -124,7 +124,7 @@ func newBenchProcessor(b *testing.B) *shapeOnly {
 func oneTraceBatch(p *shapeOnly) (*batch, int32) {
 	bt := newBatch(p)
 	bt.start(time.Now())
-	return bt, bt.ownerOf(pcommon.TraceID{1, 2, 3}, "")
+	return bt, bt.ownerOf(pcommon.TraceID{1, 2, 3}, "", false)
 }
 
 // BenchmarkNameSearch is the search a trace that names no data-class tool is checked with (unread.go),
