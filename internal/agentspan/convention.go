@@ -121,6 +121,9 @@ type FlatLayout struct {
 	// suffixes under it.
 	Calls                      string
 	CallID, CallName, CallArgs string
+	// FunctionCallName and FunctionCallArgs are the suffixes of a message's one legacy function call
+	// (OpenAI's function_call, before tool calls), named and argued on the message itself.
+	FunctionCallName, FunctionCallArgs string
 	// FinishReason is the suffix holding an output message's finish reason.
 	FinishReason string
 }

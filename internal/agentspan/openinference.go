@@ -64,6 +64,9 @@ var openInferenceFlat = FlatLayout{
 	CallID:     "tool_call.id",
 	CallName:   "tool_call.function.name",
 	CallArgs:   "tool_call.function.arguments",
+	// openinference-semantic-conventions: MESSAGE_FUNCTION_CALL_NAME, MESSAGE_FUNCTION_CALL_ARGUMENTS_JSON.
+	FunctionCallName: "message.function_call_name",
+	FunctionCallArgs: "message.function_call_arguments_json",
 }
 
 // LangChain writes a tool's ToolMessage into its TOOL span's output.value in one of three forms: the

@@ -29,6 +29,10 @@ const (
 	fieldContent
 )
 
+// legacyCall is the index a message's legacy function call takes among its tool calls: before them,
+// and never one of theirs.
+const legacyCall = -1
+
 type flatPart uint8
 
 const (
@@ -214,6 +218,9 @@ func (w *Withholder) flatMessage(entries []flatEntry, output bool) {
 	}
 	modelText := output || o.role.is("assistant")
 	for _, c := range contents {
+		if c.v.Type() == pcommon.ValueTypeStr {
+			w.addReAct(otlpNode(c.v))
+		}
 		if w.Taint && modelText && c.v.Type() == pcommon.ValueTypeStr {
 			w.addText(otlpNode(c.v))
 		}
@@ -267,6 +274,10 @@ func (l *FlatLayout) classify(rest string) (field flatField, call int, part flat
 		return fieldCallID, 0, 0, true
 	case slices.Contains(l.Name, rest):
 		return fieldName, 0, 0, true
+	case rest == l.FunctionCallName && rest != "":
+		return fieldCall, legacyCall, partName, true
+	case rest == l.FunctionCallArgs && rest != "":
+		return fieldCall, legacyCall, partArgs, true
 	case l.Calls != "" && strings.HasPrefix(rest, l.Calls):
 		j, sub, ok := indexed(rest, l.Calls)
 		if !ok {
