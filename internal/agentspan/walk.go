@@ -90,6 +90,9 @@ func (w *Withholder) dispatch(o *object, ctx context, kept []inner, count int, a
 		w.visitObject(o.kwargs, inResult)
 		return
 	}
+	if o.text.kind() == kindString {
+		w.addReAct(o.text)
+	}
 	if w.Taint && o.isModelText(w.role) {
 		w.addText(o.text)
 	}

@@ -130,6 +130,9 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 		w.rollback(m)
 		w.visitObject(o.kwargs, inResult)
 	default:
+		if o.text.kind() == kindString {
+			w.addReAct(o.text)
+		}
 		if w.Taint && o.isModelText(outer) {
 			w.addText(o.text)
 		}

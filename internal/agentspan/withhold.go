@@ -313,8 +313,13 @@ func (w *Withholder) addValue(v pcommon.Value) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
-		if i := jsonraw.SkipSpace(b, 0); i < len(b) && (b[i] == '{' || b[i] == '[') {
+		switch i := jsonraw.SkipSpace(b, 0); {
+		case i < len(b) && (b[i] == '{' || b[i] == '['):
 			w.walkJSON(v, b, walkedArray{})
+		case bytes.Contains(b, reactObservation):
+			// A prompt as plain text (OpenInference's input.value): a ReAct agent's scratchpad.
+			w.beginDoc(v, nil)
+			w.addReAct(otlpNode(v))
 		}
 	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
 		w.beginDoc(v, nil)
