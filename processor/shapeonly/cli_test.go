@@ -10,7 +10,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
 )
 
 // TestCodingAgentCLIs runs the OTLP exports of Claude Code, Gemini CLI and Codex (testdata/formats/cli,
@@ -59,5 +62,33 @@ func TestCodingAgentCLIs(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestToolListIsNoMention: a record that lists the tools a CLI loaded (Gemini CLI's gemini_cli.config
+// mcp_tools, a tool definition) names the data-class tool without carrying its data: nothing of it is
+// withheld, its installation id and timestamps neither, claimed by a convention or not.
+func TestToolListIsNoMention(t *testing.T) {
+	for _, scope := range []string{"gemini-cli", "some-cli"} {
+		t.Run(scope, func(t *testing.T) {
+			h := newHarness(t, func(c *Config) { c.Tools = map[string]string{"find_customer": "customer"} })
+			ld := plog.NewLogs()
+			rl := ld.ResourceLogs().AppendEmpty()
+			rl.Resource().Attributes().PutStr("session.id", "aec96b0e-4d7f-40ce-b5ad-80328d0780d2")
+			sl := rl.ScopeLogs().AppendEmpty()
+			sl.Scope().SetName(scope)
+			lr := sl.LogRecords().AppendEmpty()
+			lr.Body().SetStr("CLI configuration loaded.")
+			lr.Attributes().PutStr("event.name", "gemini_cli.config")
+			lr.Attributes().PutStr("installation.id", "5d1c0a7e-6f0b-4d9e-9a3e-0c2b7d51f1aa")
+			lr.Attributes().PutStr("mcp_tools", "mcp_crm_find_customer,mcp_ci_get_build_status")
+			lr.Attributes().PutStr("event.timestamp", "2026-01-01T00:00:00.000Z")
+			lr.Attributes().PutStr("tools", `[{"name":"find_customer","description":"Find a customer by name"}]`)
+			want := pcommon.NewMap()
+			lr.Attributes().CopyTo(want)
+			out := h.runLogs(ld).ResourceLogs().At(0).ScopeLogs().At(0).LogRecords().At(0)
+			assert.Equal(t, want.AsRaw(), out.Attributes().AsRaw())
+			assert.Equal(t, "CLI configuration loaded.", out.Body().Str())
+		})
 	}
 }
