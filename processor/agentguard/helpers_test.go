@@ -99,7 +99,6 @@ func (h *harness) runLogs(ld plog.Logs) plog.Logs {
 	return all[len(all)-1]
 }
 
-
 // stuckEvents returns the reason of every agentguard.stuck event in a batch, per trace id.
 func stuckEvents(td ptrace.Traces) map[string][]string {
 	out := map[string][]string{}

@@ -10,7 +10,6 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
-
 // TestLegacyFunctionCallFlattened: OpenInference flattens OpenAI's legacy function calling as
 // llm.input_messages.N.message.function_call_name / function_call_arguments_json on the assistant
 // message, then a role function message naming it (openinference-semantic-conventions:
