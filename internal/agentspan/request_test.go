@@ -4,10 +4,7 @@
 package agentspan
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +14,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/payloads"
 )
 
 // TestLatestRoundOfEveryFormat reads every model call's request in the format payloads
@@ -145,18 +144,7 @@ func TestLatestRoundIsTheTail(t *testing.T) {
 // requestsOf returns, for each model call in a payload file, a function that adds its request to a
 // reader: a model span with its events, or the log records that share a span id.
 func requestsOf(t *testing.T, path string) []func(*RequestReader) {
-	raw, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var docs [][]byte
-	if bytes.HasPrefix(raw, []byte("{\n")) {
-		docs = [][]byte{raw} // one request, indented
-	} else {
-		sc := bufio.NewScanner(bytes.NewReader(raw))
-		sc.Buffer(nil, 1<<26)
-		for sc.Scan() {
-			docs = append(docs, append([]byte(nil), sc.Bytes()...))
-		}
-	}
+	docs := payloads.Requests(t, path)
 	var out []func(*RequestReader)
 	for _, doc := range docs {
 		if strings.Contains(path, ".logs.") {

@@ -4,13 +4,12 @@
 package agentguard
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/agentotel/agentotel/internal/payloads"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -53,9 +52,9 @@ func TestCodingAgentCLIs(t *testing.T) {
 					var traces, logs [][]byte
 					for _, f := range c.Files {
 						if f.Signal == "logs" {
-							logs = payloadLines(t, filepath.Join(dir, f.Path))
+							logs = payloads.Requests(t, filepath.Join(dir, f.Path))
 						} else {
-							traces = payloadLines(t, filepath.Join(dir, f.Path))
+							traces = payloads.Requests(t, filepath.Join(dir, f.Path))
 						}
 					}
 					h := newPipelines(t, seedConfig(), mode != "logs", mode != "traces")
@@ -116,17 +115,4 @@ func TestCodingAgentCLIs(t *testing.T) {
 			}
 		}
 	}
-}
-
-// payloadLines reads a payload file's export requests, one per line.
-func payloadLines(t *testing.T, path string) [][]byte {
-	raw, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var out [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		out = append(out, append([]byte(nil), sc.Bytes()...))
-	}
-	return out
 }

@@ -4,10 +4,8 @@
 package shapeonly
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/leakcheck"
+	"github.com/agentotel/agentotel/internal/payloads"
 )
 
 // formatCase is one entry of testdata/formats/*/manifest.json: an agent run in one transcript format,
@@ -155,7 +154,7 @@ func runFormatCase(t *testing.T, fc formatCase, edit func(ptrace.Traces)) []*bat
 	h := newHarness(t, func(cfg *Config) { cfg.Tools = fc.DataClassTools })
 	var batches []*batchSeen
 	for _, f := range fc.Files {
-		for i, req := range payloadRequests(t, filepath.Join(fc.root, f.Path)) {
+		for i, req := range payloads.Requests(t, filepath.Join(fc.root, f.Path)) {
 			b := &batchSeen{where: fmt.Sprintf("%s:%d", f.Path, i+1)}
 			switch f.Signal {
 			case "traces":
@@ -316,27 +315,6 @@ func sortedPaths(vals map[string]pcommon.Value) []string {
 	}
 	slices.Sort(paths)
 	return paths
-}
-
-// payloadRequests reads a payload file: OTLP JSON requests one after another, one per line (genai) or
-// one pretty-printed document (providers).
-func payloadRequests(t *testing.T, path string) [][]byte {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var reqs [][]byte
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	for {
-		var req json.RawMessage
-		if err := dec.Decode(&req); err == io.EOF {
-			break
-		} else {
-			require.NoError(t, err, path)
-		}
-		reqs = append(reqs, req)
-	}
-	require.NotEmpty(t, reqs, path)
-	return reqs
 }
 
 func unmarshalTraces(t *testing.T, line []byte) ptrace.Traces {

@@ -4,7 +4,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"net/http"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/payloads"
 )
 
 // cliConfig puts both processors in the traces and the logs pipeline, as deploy/otelcol-agent.yaml
@@ -87,15 +87,11 @@ func TestCodingAgentCLIsThroughTheCollector(t *testing.T) {
 	}
 }
 
-// post sends each line of an OTLP JSON payload file as one export request.
+// post sends each export request of an OTLP JSON payload file.
 func post(t *testing.T, url, path string) {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	require.NoError(t, err)
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		resp, err := http.Post(url, "application/json", bytes.NewReader(sc.Bytes()))
+	for _, req := range payloads.Requests(t, path) {
+		resp, err := http.Post(url, "application/json", bytes.NewReader(req))
 		require.NoError(t, err)
 		_ = resp.Body.Close()
 		require.Equal(t, http.StatusOK, resp.StatusCode, "%s refused %s", url, path)
