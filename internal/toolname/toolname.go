@@ -32,11 +32,18 @@ import (
 	"strings"
 )
 
-// Set holds the configured tool names.
+// Set holds the configured tool names, normalised. It is read-only once made, and shared by the
+// batches that read with it.
 type Set struct {
 	names map[string]struct{}
-	// longest first, for the suffix search
+	// list is every name; byLength the same, longest first, for the suffix search; bySize by their
+	// length in bytes, for IsName.
+	list     []string
 	byLength []string
+	bySize   [][]string
+	// searchable: every name is printable ASCII but for the quote and the backslash, so a text that
+	// holds none of them in any case, escapes aside, holds none (Searchable).
+	searchable bool
 }
 
 // Normal is how tool names compare: lower-cased, trimmed.
@@ -44,7 +51,7 @@ func Normal(name string) string { return strings.ToLower(strings.TrimSpace(name)
 
 // NewSet makes a Set of the configured names.
 func NewSet(names []string) *Set {
-	s := &Set{names: map[string]struct{}{}}
+	s := &Set{names: map[string]struct{}{}, searchable: true}
 	for _, n := range names {
 		n = Normal(n)
 		if n == "" {
@@ -52,12 +59,22 @@ func NewSet(names []string) *Set {
 		}
 		if _, dup := s.names[n]; !dup {
 			s.names[n] = struct{}{}
-			s.byLength = append(s.byLength, n)
+			s.list = append(s.list, n)
+			s.searchable = s.searchable && Searchable(n)
+			for len(s.bySize) <= len(n) {
+				s.bySize = append(s.bySize, nil)
+			}
+			s.bySize[len(n)] = append(s.bySize[len(n)], n)
 		}
 	}
+	slices.Sort(s.list)
+	s.byLength = slices.Clone(s.list)
 	slices.SortStableFunc(s.byLength, func(a, b string) int { return len(b) - len(a) })
 	return s
 }
+
+// Len is how many names the Set holds.
+func (s *Set) Len() int { return len(s.list) }
 
 // Resolve returns the configured name a tool name names (normalised), and whether one does.
 func (s *Set) Resolve(name string) (string, bool) {

@@ -19,6 +19,7 @@ import (
 	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/ownerattr"
+	"github.com/agentotel/agentotel/internal/toolname"
 	"github.com/agentotel/agentotel/internal/walk"
 )
 
@@ -49,12 +50,8 @@ type batch struct {
 	toRead []int32
 	names  []string
 	search nameSearch
-	// unescaped are the two buffers a value's JSON escapes are decoded into, level by level; strings
-	// and documents those a document's strings and a Python repr's JSON are, by the level of the
-	// document (valuenames.go).
-	unescaped [2][]byte
-	strings   [maxDocumentLevels][]byte
-	documents [maxDocumentLevels][]byte
+	// naming reads values for the data-class tools they name (naming.go).
+	naming *toolname.Reader
 	// searched are the long string attributes the content search read last, by owner and attribute,
 	// and what it found in them (search.go); forgotten when the batch has been searched.
 	searched ownerattr.Table[searched]
@@ -97,7 +94,7 @@ type record struct {
 	conv               *agentspan.Convention
 	// isTool: a tool call; classed: it carries a shaped data class; dc: its data is withheld whole.
 	isTool, classed, dc bool
-	// namesTool: no convention claims it, and how its values name a data-class tool (valuenames.go).
+	// namesTool: no convention claims it, and how its values name a data-class tool (naming.go).
 	namesTool naming
 	// wrec..wlast are its records in the withholder, its events' after its own (-1: not read there);
 	// shaped: something in it was withheld.
@@ -113,6 +110,7 @@ func newBatch(p *shapeOnly) *batch {
 		bySpan:    map[spanKey]int32{},
 		toolClass: map[string]bool{},
 		noBody:    pcommon.NewValueEmpty(),
+		naming:    toolname.NewReader(p.shaped, p.cfg.MaxDepth),
 	}
 	b.w.Taint = p.cfg.TaintOutputs
 	b.scanner.MaxDepth = p.cfg.MaxDepth

@@ -44,6 +44,6 @@ func (b *batch) Remember(owner int32, id []byte) {
 }
 
 // AnyShaped implements agentspan.Policy: a tool configured data-class, or learnt to be from its spans.
-func (b *batch) AnyShaped() bool { return len(b.p.shapedTools) > 0 || b.p.memory.learntAny() }
+func (b *batch) AnyShaped() bool { return b.p.shaped.Len() > 0 || b.p.memory.learntAny() }
 
 var _ agentspan.Policy = (*batch)(nil)

@@ -39,16 +39,11 @@ type shapeOnly struct {
 	// it does not search (every other name it does).
 	searchRules   map[string]searchRule
 	shapedClasses map[string]bool
-	tools         map[string]bool // normalised tool name: data-class or not
-	// toolNames resolves a tool's name in telemetry to a configured one behind a namespace too
-	// (mcp__crm__find_customer is find_customer).
-	toolNames   *toolname.Set
-	shapedTools []string // the normalised names of the tools configured data-class, sorted
-	// shapedSearchable: every one of them is printable ASCII but for the quote and the backslash, so a
-	// text that holds none of them in any case holds none (searchableName).
-	shapedSearchable bool
-	// toolsByLength are the configured tools' normalised names, by their length in bytes.
-	toolsByLength [][]string
+	// tools says of each configured tool, by its normalised name, whether it is data-class; known are
+	// their names, found behind a namespace too (mcp__crm__find_customer is find_customer); shaped
+	// the names of the data-class ones, which the name searches look for.
+	tools         map[string]bool
+	known, shaped *toolname.Set
 	memory        *memory
 	setBounds     setBounds
 	telemetry     *metadata.TelemetryBuilder
@@ -79,20 +74,20 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 	for _, c := range cfg.ShapedClasses {
 		p.shapedClasses[normalName(c)] = true
 	}
+	var shaped []string
 	for tool, class := range cfg.Tools {
 		p.tools[normalName(tool)] = p.shapedClasses[normalName(class)]
-		p.addToolName(normalName(tool))
 		if p.shapedClasses[normalName(class)] {
-			p.shapedTools = append(p.shapedTools, normalName(tool))
+			shaped = append(shaped, tool)
 		}
 	}
-	p.toolNames = toolname.NewSet(slices.Collect(maps.Keys(p.tools)))
-	slices.Sort(p.shapedTools)
-	p.shapedTools = slices.Compact(p.shapedTools) // two spellings of one tool
-	p.shapedSearchable = !slices.ContainsFunc(p.shapedTools, func(n string) bool { return !searchableName(n) })
+	p.known = toolname.NewSet(slices.Collect(maps.Keys(p.tools)))
+	p.shaped = toolname.NewSet(shaped)
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
 	if len(p.tools) > 0 {
-		p.setBounds.vocabulary = p.isToolName
+		// A withheld leaf that is a configured tool's name is not remembered: traces repeat tool
+		// names everywhere as their structure, and a value that is only one carries no tool's data.
+		p.setBounds.vocabulary = p.known.IsName
 	}
 	p.searchRules = map[string]searchRule{}
 	for k := range p.structural {
@@ -140,7 +135,7 @@ func (p *shapeOnly) toolShaped(name []byte, now time.Time) bool {
 	if shaped, ok := p.tools[n]; ok {
 		return shaped
 	}
-	if t, ok := p.toolNames.Resolve(n); ok {
+	if t, ok := p.known.Resolve(n); ok {
 		return p.tools[t]
 	}
 	return n != "" && p.memory.toolLearnt([]byte(n), now)
@@ -208,16 +203,6 @@ var evictionReasons = []metric.AddOption{
 	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "age"))),
 	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "capacity"))),
 	metric.WithAttributeSet(attribute.NewSet(attribute.String("reason", "fingerprints"))),
-}
-
-// addToolName lists a configured tool's name by its length, once.
-func (p *shapeOnly) addToolName(name string) {
-	for len(p.toolsByLength) <= len(name) {
-		p.toolsByLength = append(p.toolsByLength, nil)
-	}
-	if !slices.Contains(p.toolsByLength[len(name)], name) {
-		p.toolsByLength[len(name)] = append(p.toolsByLength[len(name)], name)
-	}
 }
 
 func setOf(lists ...[]string) map[string]struct{} {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -192,36 +191,6 @@ func TestToolSpanNamedByNothing(t *testing.T) {
 	assert.NotContains(t, attr(out, 1, "gen_ai.input.messages"), "Ada Lovelace")
 }
 
-// FuzzContainsWord holds containsWord to the obvious reading: at every place text holds word, look at
-// the characters either side.
-func FuzzContainsWord(f *testing.F) {
-	for _, c := range [][2]string{{"tool_call find_customer", "find_customer"}, {"find_customer_report find_customer", "find_customer"},
-		{"xfind findx find", "find"}, {"é_lookup lookup", "lookup"}, {"(crm/lookup)", "/lookup)"}, {"aaa", "aa"}} {
-		f.Add(c[0], c[1])
-	}
-	f.Fuzz(func(t *testing.T, text, word string) {
-		want := false
-		for i := 0; word != "" && i+len(word) <= len(text); i++ {
-			if text[i:i+len(word)] != word {
-				continue
-			}
-			before, _ := utf8.DecodeLastRuneInString(text[:i])
-			after, _ := utf8.DecodeRuneInString(text[i+len(word):])
-			first, _ := utf8.DecodeRuneInString(word)
-			last, _ := utf8.DecodeLastRuneInString(word)
-			startOK := i == 0 || !continuesName(first) || !continuesName(before)
-			endOK := i+len(word) == len(text) || !continuesName(last) || !continuesName(after)
-			if startOK && endOK {
-				want = true
-				break
-			}
-		}
-		if got := containsWord(text, word); got != want {
-			t.Fatalf("containsWord(%q, %q) = %v, want %v", text, word, got, want)
-		}
-	})
-}
-
 // TestPlainTextPromptIsNotUnreadable: gen_ai.prompt and gen_ai.completion hold JSON where LangSmith
 // writes them, and plain text where other instrumentations do (OpenLIT's gen_ai.content.prompt event):
 // plain text there is no transcript that failed to parse, and is not withheld for it.
@@ -232,29 +201,6 @@ func TestPlainTextPromptIsNotUnreadable(t *testing.T) {
 	out := h.run(td)
 	assert.Equal(t, "user: is it raining in Oslo?", attr(out, 0, "gen_ai.prompt"))
 	assert.Equal(t, "assistant: overcast skies today", attr(out, 0, "gen_ai.completion"))
-}
-
-func TestContainsWord(t *testing.T) {
-	for _, c := range []struct {
-		text, word string
-		want       bool
-	}{
-		{"find_customer", "find_customer", true},
-		{"tool_call find_customer", "find_customer", true},
-		{"a find_customer_report, then find_customer.", "find_customer", true},
-		{"find_customer_report", "find_customer", false},
-		{"x-find_customer", "find_customer", false},
-		{"büro_lookup", "o_lookup", false},
-		{"(crm/lookup)", "crm/lookup", true},
-		{"mcrm/lookupx", "/lookup", false},
-		{"mcrm/lookup", "crm/", false},
-		{"get /crm/x", "/crm/", true},
-		{"find_cust", "find_customer", false},
-		{"", "a", false},
-		{"anything", "", false},
-	} {
-		assert.Equal(t, c.want, containsWord(c.text, c.word), "%q in %q", c.word, c.text)
-	}
 }
 
 // TestContentIsWithheldWhereverItRepeats: once a data-class result was withheld, its values are

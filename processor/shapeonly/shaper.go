@@ -263,7 +263,7 @@ func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r agents
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		text := jsonraw.StringBytes(v.Str())
-		if !countsonly.LooksLikeJSON(text) && s.b.p.shaper.Kept(key) || s.toolNamesKept && s.b.p.isToolName(text) {
+		if !countsonly.LooksLikeJSON(text) && s.b.p.shaper.Kept(key) || s.toolNamesKept && s.b.p.known.IsName(text) {
 			return
 		}
 		// Shaped first: shaping lists what it withholds, and remembering it then need not read it.

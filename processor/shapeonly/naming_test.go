@@ -4,29 +4,21 @@
 package shapeonly
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
-	"go.opentelemetry.io/collector/processor/processortest"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
 	"github.com/agentotel/agentotel/internal/countsonly"
-	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/walk"
-	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadatatest"
 )
 
@@ -180,75 +172,6 @@ func TestRecordWithheldWholeIsShapedOnce(t *testing.T) {
 	metadatatest.AssertEqualProcessorShapeonlyValuesWithheld(t, h.tel, []metricdata.DataPoint[int64]{{Value: 1}}, metricdatatest.IgnoreTimestamp())
 }
 
-// FuzzHoldsAlone holds holdsAlone to the obvious reading: at every place text holds name (ASCII letters
-// in either case), look at what surrounds it, spaces aside.
-func FuzzHoldsAlone(f *testing.F) {
-	for _, c := range [][2]string{{"find_customer", "find_customer"}, {` {"tool": " FIND_customer "} `, "find_customer"},
-		{"call find_customer", "find_customer"}, {"'x'", "x"}, {"`ab` ab", "ab"}, {"\"aa\"a\"", "aa"}} {
-		f.Add(c[0], c[1])
-	}
-	f.Fuzz(func(t *testing.T, text, name string) {
-		name, ok := searchedFuzzName(name)
-		if !ok {
-			return
-		}
-		want := eachFoldByOffset(text, name, func(i int) bool {
-			before := strings.TrimRight(text[:i], " \t\r\n")
-			after := strings.TrimLeft(text[i+len(name):], " \t\r\n")
-			return before == "" && after == "" ||
-				before != "" && after != "" && isQuote(before[len(before)-1]) && isQuote(after[0])
-		})
-		if got := holdsAlone([]byte(text), name); got != want {
-			t.Errorf("holdsAlone(%q, %q) = %v, want %v", text, name, got, want)
-		}
-	})
-}
-
-// FuzzUnescapeAll: decoding escapes never grows a text, and leaves a text without a backslash as it is.
-func FuzzUnescapeAll(f *testing.F) {
-	for _, s := range []string{`find\u005fcustomer`, `\\u0066`, `\"a\"`, `\ud83d\ude00`, `\`, `\x`, "plain"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		out := unescapeAll(nil, []byte(s))
-		if len(out) > len(s) {
-			t.Errorf("unescapeAll(%q) = %q, longer", s, out)
-		}
-		if !strings.Contains(s, `\`) && string(out) != s {
-			t.Errorf("unescapeAll(%q) = %q, changed a text without escapes", s, out)
-		}
-	})
-}
-
-// FuzzDocumentNames: reading any text for a data-class tool's name never fails, and a JSON document
-// that names the tool still does stringified inside another, as an SDK that encodes a document twice
-// writes it.
-func FuzzDocumentNames(f *testing.F) {
-	cfg := createDefaultConfig()
-	cfg.Tools = map[string]string{"find_customer": "customer"}
-	set := processortest.NewNopSettings(metadata.Type)
-	set.ID = component.NewIDWithName(metadata.Type, "fuzz-names")
-	p, err := newShapeOnly(set, cfg)
-	require.NoError(f, err)
-	f.Cleanup(func() { _ = p.shutdown(context.Background()) })
-	b := newBatch(p)
-	for _, s := range []string{`{"tool":"find_customer"}`, `[{"name":"find_customer","description":"x"}]`,
-		`{'tool': 'find_customer'}`, `{"a":"{\"tool\":\"find\\u005fcustomer\"}"}`, `"find_customer"`, `{"tool":"find_customer"`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		named := b.textNamesShapedTool([]byte(text), 1, false, false)
-		if !named || !jsonraw.Valid([]byte(text)) || !jsonraw.IsContainer(bytes.TrimSpace([]byte(text))) {
-			return
-		}
-		quoted, err := json.Marshal(text)
-		require.NoError(t, err)
-		if wrapped := `{"payload":` + string(quoted) + `}`; !b.textNamesShapedTool([]byte(wrapped), 0, false, false) {
-			t.Errorf("%s names the tool, %s does not", text, wrapped)
-		}
-	})
-}
-
 // BenchmarkNamesWithin is the check of every span no convention claims for a data-class tool's name in
 // its values (valuenames.go), over the spans of the LlamaIndex run in testdata/formats/genai: its step
 // and chat spans, whose events hold the messages and the tool's output, name find_customer in JSON
@@ -274,22 +197,4 @@ func BenchmarkNamesWithin(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(named), "records/op")
-}
-
-// FuzzHoldsWordFold holds holdsWordFold to containsWord on lower-cased ASCII text, the comparison span
-// names get.
-func FuzzHoldsWordFold(f *testing.F) {
-	for _, c := range [][2]string{{"crm.find_customer", "find_customer"}, {"refind_customer", "find_customer"},
-		{"tools/FIND_CUSTOMER?x", "find_customer"}, {"a-b", "b"}, {"ab", "b"}} {
-		f.Add(c[0], c[1])
-	}
-	f.Fuzz(func(t *testing.T, text, name string) {
-		name = strings.ToLower(name)
-		if name == "" || !isASCII(text) || !isASCII(name) {
-			return
-		}
-		if got, want := holdsWordFold([]byte(text), name), containsWord(strings.ToLower(text), name); got != want {
-			t.Errorf("holdsWordFold(%q, %q) = %v, containsWord says %v", text, name, got, want)
-		}
-	})
 }

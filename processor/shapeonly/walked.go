@@ -9,9 +9,9 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/ascii"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/ownerattr"
+	"github.com/agentotel/agentotel/internal/toolname"
 )
 
 // Most traces carry no data-class traffic, yet every JSON value of theirs would be walked to find
@@ -63,22 +63,11 @@ func (b *batch) shapedNames() ([]string, bool) {
 		return nil, false
 	}
 	for _, n := range names {
-		if !searchableName(n) {
+		if !toolname.Searchable(n) {
 			return nil, false
 		}
 	}
 	return names, true
-}
-
-// searchableName reports whether a name is written in JSON as it is, letters that fold as ASCII: it is
-// printable ASCII but for the quote and the backslash.
-func searchableName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // hasEvents reports whether a span has events but agentguard's stuck event.
@@ -147,7 +136,7 @@ func (n *nameSearch) record(owner int32, attrs pcommon.Map) bool {
 	return found
 }
 
-// attribute is mayName for a string attribute. When the owner's same attribute held a string that
+// attribute is toolname.MayName for a string attribute. When the owner's same attribute held a string that
 // named no tool and this one begins with all of it but its last byte (a transcript's closing bracket),
 // names and characters are looked for from overlap bytes before that point, and escapes from the byte
 // right before it (a backslash there and a u after it).
@@ -158,7 +147,7 @@ func (n *nameSearch) attribute(owner int32, attr string, text []byte) bool {
 	clean := n.clean.Get(owner, attr)
 	shared := sharedPrefix(*clean, text)
 	from, escapesFrom := max(0, shared-n.overlap), max(0, shared-1)
-	if spellingEscape(text[escapesFrom:]) || mayNameLiterally(text[from:], n.names) {
+	if toolname.SpellingEscape(text[escapesFrom:]) || toolname.MayNameLiterally(text[from:], n.names) {
 		return true
 	}
 	*clean = text
@@ -187,80 +176,7 @@ func (n *nameSearch) value(v pcommon.Value) bool {
 	return false
 }
 
-// text is mayName for the names searched, but that a text shorter than every name names none.
+// text is toolname.MayName for the names searched, but that a text shorter than every name names none.
 func (n *nameSearch) text(text []byte) bool {
-	return len(text) >= n.shortest && mayName(text, n.names)
-}
-
-// mayName reports whether text holds one of names, ASCII letters compared case-insensitively; a \u or
-// \/ escape, which could spell a name without its letters; or one of the two characters outside ASCII
-// that lower-case into it, as tool names are compared: the Kelvin sign (to k) and the capital I with a
-// dot (to i).
-func mayName(text []byte, names []string) bool {
-	return spellingEscape(text) || mayNameLiterally(text, names)
-}
-
-// mayNameLiterally is mayName but for escapes.
-func mayNameLiterally(text []byte, names []string) bool {
-	if bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u0130")) {
-		return true
-	}
-	for _, n := range names {
-		if containsFold(text, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// spellingEscape reports whether text holds a backslash right before a u or a slash (one pass over its
-// backslashes): a \u or \/ escape, which could spell a name without its letters, or, where the backslash
-// is itself escaped (\\u), one that decoding the text once more would make, as a document stringified
-// inside a string writes it. Decoding makes a backslash only of an escaped one, so a text with no such
-// pair spells no name through escapes at any depth.
-func spellingEscape(text []byte) bool {
-	for t := text; ; {
-		i := bytes.IndexByte(t, '\\')
-		if i < 0 || i+1 >= len(t) {
-			return false
-		}
-		if c := t[i+1]; c == 'u' || c == '/' {
-			return true
-		}
-		t = t[i+1:]
-	}
-}
-
-// containsFold reports whether text holds name, a lower-case ASCII string, with ASCII letters in
-// either case.
-func containsFold(text []byte, name string) bool {
-	return eachFold(text, name, func(int) bool { return true })
-}
-
-// eachFold calls at with each place text holds name (a lower-case string; ASCII letters of text
-// compare in either case), those spelt with its first letter in lower case first, until at returns
-// true, and reports whether it did.
-func eachFold(text []byte, name string, at func(start int) bool) bool {
-	first := name[0]
-	upper := first
-	if 'a' <= first && first <= 'z' {
-		upper = first - 'a' + 'A'
-	}
-	for _, c := range [2]byte{first, upper} {
-		for from := 0; from+len(name) <= len(text); {
-			i := bytes.IndexByte(text[from:len(text)-len(name)+1], c)
-			if i < 0 {
-				break
-			}
-			start := from + i
-			if ascii.EqualFold(text[start:start+len(name)], name) && at(start) {
-				return true
-			}
-			from = start + 1
-		}
-		if upper == first {
-			break
-		}
-	}
-	return false
+	return len(text) >= n.shortest && toolname.MayName(text, n.names)
 }

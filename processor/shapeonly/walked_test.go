@@ -4,7 +4,6 @@
 package shapeonly
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -14,9 +13,10 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/toolname"
 )
 
-// A trace with no data-class traffic is not walked (unread.go); these are the ways one might have
+// A trace with no data-class traffic is not walked (walked.go); these are the ways one might have
 // some anyway, each of which must still be found.
 
 // transcriptCalling is a GenAI transcript in which the assistant calls tool, spelt as given (raw
@@ -115,55 +115,6 @@ func TestUnwalkedTracesRememberedBefore(t *testing.T) {
 	assert.NotContains(t, attr(out, 0, "gen_ai.input.messages"), "call her at noon")
 }
 
-func TestContainsFold(t *testing.T) {
-	for _, c := range []struct {
-		text string
-		want bool
-	}{
-		{"find_customer", true}, {`"name":"Find_Customer "`, true}, {"FIND_CUSTOMER", true},
-		{"xfind_customerx", true}, {"find_custome", false}, {"find-customer", false}, {"", false},
-		{"fIND_cUSTOMEr and more", true}, {"find_customer"[:5], false},
-	} {
-		assert.Equal(t, c.want, containsFold([]byte(c.text), "find_customer"), "%q", c.text)
-	}
-}
-
-// FuzzContainsFold holds the search to comparing at every offset: a name found anywhere, in either
-// case, and not past the end of the text.
-func FuzzContainsFold(f *testing.F) {
-	for _, c := range [][2]string{{"Find_Customer", "find_customer"}, {"x_x_find_customer", "find_customer"},
-		{"quiz", "quiz"}, {"QUIZ", "quiz"}, {"zz", "z"}, {"a_", "a_"}, {"_a", "_a"}, {"find_custome", "find_customer"}} {
-		f.Add(c[0], c[1])
-	}
-	f.Fuzz(func(t *testing.T, text, name string) {
-		name, ok := searchedFuzzName(name)
-		if !ok {
-			return
-		}
-		want := eachFoldByOffset(text, name, func(int) bool { return true })
-		if got := containsFold([]byte(text), name); got != want {
-			t.Errorf("containsFold(%q, %q) = %v, want %v", text, name, got, want)
-		}
-	})
-}
-
-// searchedFuzzName is a fuzzed name as the name searches take one: lower-case ASCII, not empty.
-func searchedFuzzName(name string) (string, bool) {
-	name = strings.ToLower(name)
-	return name, name != "" && isASCII(name)
-}
-
-// eachFoldByOffset is eachFold's obvious reading: compare name at every offset of text, ASCII letters
-// in either case, and call at where it is, until at returns true.
-func eachFoldByOffset(text, name string, at func(i int) bool) bool {
-	for i := 0; i+len(name) <= len(text); i++ {
-		if strings.EqualFold(text[i:i+len(name)], name) && isASCII(text[i:i+len(name)]) && at(i) {
-			return true
-		}
-	}
-	return false
-}
-
 // TestUnwalkedTracesEventsAndRuns: a span's per-message event, whose result names nothing but an id
 // nobody knows, is withheld while any tool is data-class; and a trace whose run withheld data in this
 // same batch, through another trace, withholds a result it cannot attribute and is searched for what
@@ -204,37 +155,6 @@ func TestNamesJSONWritesEscapedAreNotSearched(t *testing.T) {
 	out := h.run(inTrace(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": transcriptCalling(`crm \"find\"`)}),
 		pcommon.TraceID{0x58}))
 	assert.NotContains(t, attr(out, 0, "gen_ai.input.messages"), janeName)
-	assert.False(t, searchableName(`crm "find"`))
-	assert.False(t, searchableName(`a\b`))
-	assert.False(t, searchableName("tab\there"))
-	assert.False(t, searchableName("Zoë"))
-	assert.True(t, searchableName("find_customer"))
-}
-
-// TestSpellingEscape: a \u or \/ escape may spell a name, and so may an escaped backslash before a u,
-// which decoding once more makes one (a document stringified inside a string: "kyc\\u005flookup"); a
-// Windows path in JSON is read the same way, and its trace walked, which costs time, not privacy.
-func TestSpellingEscape(t *testing.T) {
-	for text, want := range map[string]bool{
-		`find\u005fcustomer`: true, `a\/b`: true, `say \"hi\"`: false, `C:\\users`: true, `C:\\Users`: false,
-		`an escaped backslash, then u: \\u0066`: true, `ends in \`: false, `\\\u0066`: true, `\\\\`: false, ``: false,
-	} {
-		assert.Equal(t, want, spellingEscape([]byte(text)), "%q", text)
-	}
-}
-
-// FuzzSpellingEscape holds spellingEscape to the obvious reading: some backslash, escaped or not, is
-// followed by a u or a slash.
-func FuzzSpellingEscape(f *testing.F) {
-	for _, s := range []string{`find\u005fcustomer`, `C:\\users\\u`, `\\\\\u0066`, `a\/b`, `\\/`, `ends in \`, `\\\"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, text []byte) {
-		want := bytes.Contains(text, []byte(`\u`)) || bytes.Contains(text, []byte(`\/`))
-		if got := spellingEscape(text); got != want {
-			t.Fatalf("spellingEscape(%q) = %v, want %v", text, got, want)
-		}
-	})
 }
 
 // FuzzNameSearchGrowing: searching a string only past what it shares with the one searched before it
@@ -254,7 +174,7 @@ func FuzzNameSearchGrowing(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, prev, text []byte, name string) {
 		name = strings.ToLower(name)
-		if !searchableName(name) {
+		if !toolname.Searchable(name) {
 			return
 		}
 		var n, whole nameSearch
