@@ -18,7 +18,6 @@ import (
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/jsonraw"
-	"github.com/agentotel/agentotel/internal/ownerattr"
 	"github.com/agentotel/agentotel/internal/toolname"
 	"github.com/agentotel/agentotel/internal/walk"
 )
@@ -32,8 +31,7 @@ type batch struct {
 	now     time.Time
 	w       *agentspan.Withholder
 	values  valueShaper
-	scanner fingerprint.Scanner
-	matched int
+	content contentSearch
 
 	records []record
 	owners  []owner
@@ -47,15 +45,12 @@ type batch struct {
 	locked []*scope
 	// toRead are the records decide reads; names the data-class tool names searched for in them;
 	// logs: the batch is log records.
-	toRead []int32
-	names  []string
-	search nameSearch
+	toRead     []int32
+	names      []string
+	nameSearch nameSearch
 	// naming reads values for the data-class tools they name (naming.go).
 	naming *toolname.Reader
-	// searched are the long string attributes the content search read last, by owner and attribute,
-	// and what it found in them (search.go); forgotten when the batch has been searched.
-	searched ownerattr.Table[searched]
-	logs     bool
+	logs   bool
 }
 
 // owner is a trace, its run, and the memory that goes with them.
@@ -113,7 +108,8 @@ func newBatch(p *shapeOnly) *batch {
 		naming:    toolname.NewReader(p.shaped, p.cfg.MaxDepth),
 	}
 	b.w.Taint = p.cfg.TaintOutputs
-	b.scanner.MaxDepth = p.cfg.MaxDepth
+	b.content.p = p
+	b.content.scanner.MaxDepth = p.cfg.MaxDepth
 	b.values.b = b
 	b.values.remembered = map[rememberedText]struct{}{}
 	b.values.shaped = map[textKey]shapedValue{}
@@ -129,7 +125,7 @@ func (b *batch) start(now time.Time) {
 	clear(b.byTrace)
 	clear(b.bySpan)
 	clear(b.toolClass)
-	b.values.withheld, b.values.failed, b.matched = 0, 0, 0
+	b.values.withheld, b.values.failed, b.content.matched = 0, 0, 0
 }
 
 func (b *batch) readSpans(td ptrace.Traces) {

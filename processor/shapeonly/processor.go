@@ -178,11 +178,11 @@ func (p *shapeOnly) processLogs(ctx context.Context, ld plog.Logs) (plog.Logs, e
 
 func (p *shapeOnly) record(ctx context.Context, b *batch) {
 	t := p.telemetry
-	if n := b.values.withheld + b.matched; n > 0 {
+	if n := b.values.withheld + b.content.matched; n > 0 {
 		t.ProcessorShapeonlyValuesWithheld.Add(ctx, int64(n))
 	}
-	if b.matched > 0 {
-		t.ProcessorShapeonlyContentMatches.Add(ctx, int64(b.matched))
+	if b.content.matched > 0 {
+		t.ProcessorShapeonlyContentMatches.Add(ctx, int64(b.content.matched))
 	}
 	if b.values.failed > 0 {
 		t.ProcessorShapeonlyValuesFailed.Add(ctx, int64(b.values.failed))

@@ -16,20 +16,20 @@ import (
 // member is dropped rather than rewritten: "[withheld]" would not be a valid one. The rules are in
 // docs/design.md.
 
-// searchTraceState drops the members of a W3C trace state ("vendor=value,...") that hold a withheld
-// value: "[withheld]" would not be a valid member, and the others still propagate as they were. When
-// what is left still holds one (a value with a comma spans members), the whole trace state goes.
-func (b *batch) searchTraceState(ts pcommon.TraceState, sets []*fingerprint.Set) bool {
+// traceState drops the members of a W3C trace state ("vendor=value,...") that hold a withheld value:
+// "[withheld]" would not be a valid member, and the others still propagate as they were. When what is
+// left still holds one (a value with a comma spans members), the whole trace state goes.
+func (c *contentSearch) traceState(ts pcommon.TraceState, sets []*fingerprint.Set) bool {
 	raw := ts.AsRaw()
-	if !b.scanner.Hit(sets, jsonraw.StringBytes(raw)) {
+	if !c.scanner.Hit(sets, jsonraw.StringBytes(raw)) {
 		return false
 	}
-	left := keptMembers(raw, func(member string) bool { return !b.scanner.Hit(sets, jsonraw.StringBytes(member)) })
-	if b.scanner.Hit(sets, jsonraw.StringBytes(left)) {
+	left := keptMembers(raw, func(member string) bool { return !c.scanner.Hit(sets, jsonraw.StringBytes(member)) })
+	if c.scanner.Hit(sets, jsonraw.StringBytes(left)) {
 		left = ""
 	}
 	ts.FromRaw(left)
-	b.matched++
+	c.matched++
 	return true
 }
 

@@ -36,15 +36,15 @@ func (b *batch) markWalked() {
 		o := &b.owners[i]
 		o.walk = o.walk || b.logs || !searchable || o.runID != "" || b.TraceShaped(int32(i))
 	}
-	b.search.reset(names)
+	b.nameSearch.reset(names)
 	for _, i := range b.toRead {
 		r := &b.records[i]
 		o := &b.owners[r.owner]
-		if !o.walk && (hasEvents(r) || b.search.record(r.owner, r.attrs)) {
+		if !o.walk && (hasEvents(r) || b.nameSearch.record(r.owner, r.attrs)) {
 			o.walk = true
 		}
 	}
-	b.search.reset(nil)
+	b.nameSearch.reset(nil)
 }
 
 // shapedNames are the data-class tool names, normalised, and whether they can be searched for: at

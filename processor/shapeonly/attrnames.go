@@ -35,17 +35,6 @@ func (b *batch) searchedName(k string, top bool) bool {
 	return !b.p.shaper.Kept(k)
 }
 
-// matchNames renames the names of m that hold a withheld value, and reports whether there were any.
-// named lists them, found by the caller's pass over m's values.
-func (b *batch) matchNames(m pcommon.Map, named []string) bool {
-	if len(named) == 0 {
-		return false
-	}
-	renameKeys(m, named)
-	b.matched += len(named)
-	return true
-}
-
 // withholdNames renames, on a trace past its fingerprint bound, every name in attrs and in the maps
 // they hold that is long enough to hold a value it could not remember and that the search would read.
 func (b *batch) withholdNames(attrs pcommon.Map, top bool) {

@@ -1,0 +1,221 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package shapeonly
+
+import (
+	"slices"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/fingerprint"
+)
+
+// The batch's last step walks what it shaped for the content search (search.go), one walk for spans
+// and one for log records, of the same form: each record of an owner that withheld something, then the
+// scope and the resource around the records, with what all of their owners withheld. Under an owner
+// past its fingerprint bound (saturated.go) the record is withheld whole first, and so are the scope
+// and resource around it.
+
+// searchable finds each owner's fingerprints, and reports whether any record has some to search for.
+// A batch whose traces withheld nothing costs nothing more.
+func (b *batch) searchable() bool {
+	found := false
+	for i := range b.owners {
+		o := b.withRun(int32(i))
+		o.sets, o.saturated = o.sets[:0], false
+		for _, sc := range [2]*scope{o.trace, o.run} {
+			if sc == nil {
+				continue
+			}
+			sc.mu.RLock()
+			if sc.set != nil && sc.set.Len() > 0 {
+				o.sets = append(o.sets, sc.set)
+			}
+			o.saturated = o.saturated || sc.saturated
+			sc.mu.RUnlock()
+		}
+		found = found || len(o.sets) > 0 || o.saturated
+	}
+	return found
+}
+
+// lock holds the memory of every owner of the batch for reading while the batch is searched: other
+// batches may be adding to it. Each scope is locked once (owners of one run share its scope).
+func (b *batch) lock() {
+	b.locked = b.locked[:0]
+	for i := range b.owners {
+		for _, sc := range [2]*scope{b.owners[i].trace, b.owners[i].run} {
+			if sc != nil && !slices.Contains(b.locked, sc) {
+				sc.mu.RLock()
+				b.locked = append(b.locked, sc)
+			}
+		}
+	}
+}
+
+// unlock releases the memory held for the search, and forgets the strings it searched.
+func (b *batch) unlock() {
+	for _, sc := range b.locked {
+		sc.mu.RUnlock()
+	}
+	b.locked = b.locked[:0]
+	b.content.done()
+}
+
+// around gathers, for a scope or a resource, what the owners of the records under it withheld.
+type around struct {
+	sets      []*fingerprint.Set
+	saturated bool
+}
+
+func (a *around) add(sets []*fingerprint.Set, saturated bool) {
+	a.sets = appendSets(a.sets, sets)
+	a.saturated = a.saturated || saturated
+}
+
+// toSearch returns record i of the batch and its owner, or a nil owner when the owner withheld
+// nothing and the record is passed over.
+func (b *batch) toSearch(i int) (*record, *owner) {
+	r := &b.records[i]
+	if o := &b.owners[r.owner]; len(o.sets) > 0 || o.saturated {
+		return r, o
+	}
+	return r, nil
+}
+
+func (b *batch) searchSpans(td ptrace.Traces) {
+	b.lock()
+	defer b.unlock()
+	i := 0
+	for _, rs := range td.ResourceSpans().All() {
+		var resource around
+		for _, ss := range rs.ScopeSpans().All() {
+			var inScope around
+			for _, span := range ss.Spans().All() {
+				if r, o := b.toSearch(i); o != nil {
+					if o.saturated {
+						b.withholdSpan(r, span)
+					}
+					b.searchSpan(r, span, o.sets)
+					inScope.add(o.sets, o.saturated)
+				}
+				i++
+			}
+			b.searchShared(ss.Scope().Attributes(), inScope)
+			b.searchScope(ss.Scope(), inScope)
+			ss.SetSchemaUrl(b.searchedSchema(ss.SchemaUrl(), inScope))
+			resource.add(inScope.sets, inScope.saturated)
+		}
+		b.searchShared(rs.Resource().Attributes(), resource)
+		rs.SetSchemaUrl(b.searchedSchema(rs.SchemaUrl(), resource))
+	}
+}
+
+func (b *batch) searchLogs(ld plog.Logs) {
+	b.lock()
+	defer b.unlock()
+	i := 0
+	for _, rl := range ld.ResourceLogs().All() {
+		var resource around
+		for _, sl := range rl.ScopeLogs().All() {
+			var inScope around
+			for _, lr := range sl.LogRecords().All() {
+				if r, o := b.toSearch(i); o != nil {
+					if o.saturated {
+						b.withholdLog(r, lr)
+					}
+					b.searchLog(r, lr, o.sets)
+					inScope.add(o.sets, o.saturated)
+				}
+				i++
+			}
+			b.searchShared(sl.Scope().Attributes(), inScope)
+			b.searchScope(sl.Scope(), inScope)
+			sl.SetSchemaUrl(b.searchedSchema(sl.SchemaUrl(), inScope))
+			resource.add(inScope.sets, inScope.saturated)
+		}
+		b.searchShared(rl.Resource().Attributes(), resource)
+		rl.SetSchemaUrl(b.searchedSchema(rl.SchemaUrl(), resource))
+	}
+}
+
+// searchSpan searches a span: its attributes, events, name, status message, trace state and links.
+func (b *batch) searchSpan(r *record, span ptrace.Span, sets []*fingerprint.Set) {
+	c := &b.content
+	if c.record(r, sets) {
+		r.shaped = true
+	}
+	if name, ok := c.text(sets, span.Name()); ok {
+		span.SetName(name)
+		r.shaped = true
+	}
+	if msg, ok := c.text(sets, span.Status().Message()); ok {
+		span.Status().SetMessage(msg)
+		r.shaped = true
+	}
+	r.shaped = c.traceState(span.TraceState(), sets) || r.shaped
+	for _, link := range span.Links().All() {
+		r.shaped = c.attrMap(link.Attributes(), sets) || r.shaped
+		r.shaped = c.traceState(link.TraceState(), sets) || r.shaped
+	}
+}
+
+// searchLog searches a log record: its attributes, body, event name and severity text.
+func (b *batch) searchLog(r *record, lr plog.LogRecord, sets []*fingerprint.Set) {
+	c := &b.content
+	if c.record(r, sets) {
+		r.shaped = true
+	}
+	if name, ok := c.text(sets, lr.EventName()); ok {
+		lr.SetEventName(name)
+		r.shaped = true
+	}
+	if severity, ok := c.text(sets, lr.SeverityText()); ok {
+		lr.SetSeverityText(severity)
+		r.shaped = true
+	}
+}
+
+// searchScope redacts what an instrumentation scope's name and version hold of the values its
+// records' traces withheld. Under a saturated trace, whose copies can no longer be found, the version
+// goes whole (when it is long enough to hold a remembered value); the name stays, as the service's
+// name does: it says which instrumentation sent the data.
+func (b *batch) searchScope(sc pcommon.InstrumentationScope, a around) {
+	if a.saturated && len(sc.Version()) >= fingerprint.WindowLen {
+		sc.SetVersion(countsonly.Withheld)
+	}
+	if len(a.sets) > 0 {
+		b.content.scope(sc, a.sets)
+	}
+}
+
+// searchedSchema is a schema URL redacted, or cleared under a saturated trace: a marker in its place
+// would not parse as a URL, and no schema is a schema URL's valid absence.
+func (b *batch) searchedSchema(url string, a around) string {
+	if a.saturated {
+		return ""
+	}
+	if len(a.sets) > 0 {
+		if redacted, ok := b.content.text(a.sets, url); ok {
+			return redacted
+		}
+	}
+	return url
+}
+
+// searchShared searches resource or scope attributes, which every record under them shares, for what
+// any of those records' traces withheld. Under a saturated trace they are withheld whole, but for the
+// attributes that say which service sent the data and what keptSaturated keeps.
+func (b *batch) searchShared(attrs pcommon.Map, a around) {
+	if a.saturated {
+		b.withholdShared(attrs)
+		return
+	}
+	if len(a.sets) > 0 {
+		b.content.attrMap(attrs, a.sets)
+	}
+}
