@@ -353,7 +353,7 @@ func (b *batch) shape() {
 			r.shaped = b.w.Changed(w)
 		}
 		if r.dc {
-			b.shapeWhole(r, r.owner)
+			b.shapeWhole(r, forOwner(r.owner))
 		}
 	}
 	b.values.forget()
@@ -370,120 +370,6 @@ func (b *batch) build() {
 			}
 		}
 	}
-}
-
-// shapeWhole shapes every attribute of a record but the structural ones, its events but agentguard's
-// stuck event, and its body. What is remembered for owner (-1: nothing) is what is known to be the
-// call's data: a tool call's arguments and result, on its attributes or on the events its convention
-// writes them on, or, where the convention does not say where they are, every value it withholds; a
-// wrapper that declares its class, or a record that names a data-class tool in its values, all it
-// carries (but, on the latter, the configured tool names that say which tool it ran).
-func (b *batch) shapeWhole(r *record, owner int32) {
-	located := r.isTool && (r.argsKey != "" || r.resultKey != "" || b.onToolEvents(r))
-	b.values.toolNamesKept = r.namesTool != namesNone
-	defer func() { b.values.toolNamesKept = false }()
-	r.attrs.Range(func(k string, v pcommon.Value) bool {
-		if _, keep := b.p.structural[k]; keep {
-			return true
-		}
-		remember := agentspan.RememberAll
-		switch {
-		case owner < 0:
-			remember = agentspan.RememberNothing
-		case located && k == r.argsKey:
-			remember = agentspan.RememberJSON
-			if r.conv != nil && r.conv.UnwrapArgs != nil && v.Type() == pcommon.ValueTypeStr {
-				if args, ok := r.conv.UnwrapArgs(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
-					// The arguments inside the call's envelope: its ids and names are not the data.
-					b.values.rememberText(owner, args, agentspan.RememberJSON)
-					remember = agentspan.RememberNothing
-				}
-			}
-		case located && k == r.resultKey && r.unwrap != nil && v.Type() == pcommon.ValueTypeStr:
-			if e, ok := r.unwrap(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
-				// The result inside its envelope: the envelope's ids and names are not the data.
-				b.values.rememberText(owner, e.Result, agentspan.RememberAll)
-				b.values.rememberText(owner, e.Artifact, agentspan.RememberAll)
-				remember = agentspan.RememberNothing
-			}
-		case located && k != r.resultKey:
-			remember = agentspan.RememberNothing
-		}
-		b.values.shapeAttr(k, v, owner, remember)
-		return true
-	})
-	for j := 0; j < r.events.Len(); j++ {
-		e := r.events.At(j)
-		switch te := r.conv.ToolEvent(e.Name()); {
-		case e.Name() == annotation.StuckEvent:
-		case te != nil && r.isTool:
-			b.shapeToolEvent(e.Attributes(), te, owner)
-		default:
-			b.shapeAttrs(e.Attributes(), owner, located)
-		}
-	}
-	if r.body.Type() != pcommon.ValueTypeEmpty && (r.conv == nil || !r.conv.BodyLabel) {
-		remember := agentspan.RememberAll
-		if owner < 0 {
-			remember = agentspan.RememberNothing
-		}
-		b.values.shapeAttr("", r.body, owner, remember)
-	}
-	r.shaped = true
-}
-
-// shapeAttrs shapes an event's attributes; they are remembered unless the record's arguments and
-// result are known to be elsewhere.
-func (b *batch) shapeAttrs(attrs pcommon.Map, owner int32, located bool) {
-	remember := agentspan.RememberAll
-	if located || owner < 0 {
-		remember = agentspan.RememberNothing
-	}
-	attrs.Range(func(k string, v pcommon.Value) bool {
-		if _, keep := b.p.structural[k]; !keep {
-			b.values.shapeAttr(k, v, owner, remember)
-		}
-		return true
-	})
-}
-
-// onToolEvents reports whether a tool span carries its call on events its convention names.
-func (b *batch) onToolEvents(r *record) bool {
-	for j := 0; j < r.events.Len(); j++ {
-		if r.conv.ToolEvent(r.events.At(j).Name()) != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// shapeToolEvent shapes an event a tool span carries its call on, all of it but the call id and the
-// structural attributes, and remembers for owner (-1: nothing) the call's arguments and result it
-// holds. Where they are GenAI parts and cannot be read, the whole attribute is remembered.
-func (b *batch) shapeToolEvent(attrs pcommon.Map, te *agentspan.ToolEvent, owner int32) {
-	attrs.Range(func(k string, v pcommon.Value) bool {
-		if _, keep := b.p.structural[k]; keep || k == te.CallID {
-			return true
-		}
-		remember := agentspan.RememberNothing
-		if owner >= 0 && (k == te.Arguments || k == te.Result) {
-			if k == te.Result {
-				remember = agentspan.RememberAll
-			} else {
-				remember = agentspan.RememberJSON
-			}
-			if te.Parts {
-				if payload, ok := te.Payload(v, k == te.Result, b.p.cfg.MaxDepth); ok {
-					b.values.rememberText(owner, payload, remember)
-					remember = agentspan.RememberNothing
-				} else {
-					remember = agentspan.RememberAll
-				}
-			}
-		}
-		b.values.shapeAttr(k, v, owner, remember)
-		return true
-	})
 }
 
 func (b *batch) recordsShaped() int {

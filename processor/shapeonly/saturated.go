@@ -8,7 +8,6 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
@@ -34,7 +33,7 @@ func (b *batch) withholdSpan(r *record, span ptrace.Span) {
 	withholdTraceState(span.TraceState())
 	for l := 0; l < span.Links().Len(); l++ {
 		link := span.Links().At(l)
-		b.shapeAttrs(link.Attributes(), -1, false)
+		b.shapeAttrs(link.Attributes(), nobody, false)
 		b.withholdStructural(link.Attributes())
 		b.withholdNames(link.Attributes(), true)
 		withholdTraceState(link.TraceState())
@@ -57,7 +56,7 @@ func (b *batch) withholdLog(r *record, lr plog.LogRecord) {
 // (a data-class record already was), then its structural values too.
 func (b *batch) withholdRecord(r *record) {
 	if !r.dc {
-		b.shapeWhole(r, -1)
+		b.shapeWhole(r, nobody)
 	}
 	b.withholdStructural(r.attrs)
 	b.withholdNames(r.attrs, true)
@@ -76,7 +75,7 @@ func (b *batch) withholdRecord(r *record) {
 func (b *batch) withholdShared(attrs pcommon.Map) {
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		if !resourceIdentity[k] && !b.keptSaturated(k, v) {
-			b.values.shapeAttr(k, v, -1, agentspan.RememberNothing)
+			b.values.withhold(k, v)
 		}
 		return true
 	})
@@ -97,7 +96,7 @@ var resourceIdentity = map[string]bool{
 func (b *batch) withholdStructural(attrs pcommon.Map) {
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		if _, structural := b.p.structural[k]; structural && !b.keptSaturated(k, v) {
-			b.values.shapeAttr(k, v, -1, agentspan.RememberNothing)
+			b.values.withhold(k, v)
 		}
 		return true
 	})

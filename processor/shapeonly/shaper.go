@@ -88,9 +88,6 @@ type rememberedText struct {
 // batch: what a text adds is the same every time. The scopes themselves know the texts they were
 // given in earlier batches.
 func (s *valueShaper) remember(owner int32, json bool, text []byte) {
-	if owner < 0 {
-		return
-	}
 	if !json {
 		s.rememberKeyed(owner, keyOf(false, text), text, listing{})
 		return
@@ -110,9 +107,6 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 // rememberKeyed is remember for a text whose key is known, and, for a JSON text shaping listed, what
 // it withheld.
 func (s *valueShaper) rememberKeyed(owner int32, textKey textKey, text []byte, l listing) {
-	if owner < 0 {
-		return
-	}
 	key := rememberedText{owner: owner, text: textKey}
 	if _, done := s.remembered[key]; done {
 		return
@@ -135,7 +129,7 @@ func (s *valueShaper) rememberJSON(owner int32, doc []byte) { s.remember(owner, 
 // of the table and one rebuild of the prefilter for all of them. Such leaves are short and adding one
 // again adds nothing, so they are not looked up in remembered first: hashing each would cost more.
 func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) {
-	if s.nesting == 0 || owner < 0 {
+	if s.nesting == 0 {
 		s.remember(owner, false, leaf)
 		return
 	}
@@ -249,13 +243,18 @@ func (s *valueShaper) count(stats countsonly.Stats, err error) {
 }
 
 // shapeAttr shapes one attribute value in place; key is its attribute or map key. What it withholds
-// is remembered for owner as r says.
+// is remembered for owner as r says (owner is not read when r remembers nothing).
 func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r agentspan.Remember) {
 	s.nesting++
 	s.shapeIn(key, v, owner, r)
 	if s.nesting--; s.nesting == 0 {
 		s.flushLeaves(owner)
 	}
+}
+
+// withhold shapes one attribute value in place, remembering nothing of it.
+func (s *valueShaper) withhold(key string, v pcommon.Value) {
+	s.shapeAttr(key, v, 0, agentspan.RememberNothing)
 }
 
 // shapeIn is shapeAttr's work, inside the value being shaped.
