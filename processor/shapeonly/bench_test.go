@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/sharedcomponent"
 	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
@@ -112,7 +113,7 @@ func newBenchProcessor(b *testing.B) *shapeOnly {
 	byName(cfg)
 	set := processortest.NewNopSettings(metadata.Type)
 	set.ID = component.NewIDWithName(metadata.Type, "bench")
-	p, err := newShapeOnly(set, cfg)
+	p, err := newShapeOnly(set, cfg, sharedcomponent.NewMap[*Config, *memory]())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -39,9 +39,10 @@ func newHarness(t *testing.T, mutate func(*Config)) *harness {
 	t.Cleanup(func() { require.NoError(t, h.tel.Shutdown(context.Background())) })
 	var err error
 	set := metadatatest.NewSettings(h.tel)
-	h.traces, err = NewFactory().CreateTraces(context.Background(), set, cfg, h.sinkT)
+	f := NewFactory() // one factory, as a collector has: its two processors share one memory
+	h.traces, err = f.CreateTraces(context.Background(), set, cfg, h.sinkT)
 	require.NoError(t, err)
-	h.logs, err = NewFactory().CreateLogs(context.Background(), set, cfg, h.sinkL)
+	h.logs, err = f.CreateLogs(context.Background(), set, cfg, h.sinkL)
 	require.NoError(t, err)
 	require.NoError(t, h.traces.Start(context.Background(), componenttest.NewNopHost()))
 	require.NoError(t, h.logs.Start(context.Background(), componenttest.NewNopHost()))

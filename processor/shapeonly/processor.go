@@ -20,6 +20,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/sharedcomponent"
 	"github.com/agentotel/agentotel/internal/toolname"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
@@ -45,6 +46,7 @@ type shapeOnly struct {
 	tools         map[string]bool
 	known, shaped *toolname.Set
 	memory        *memory
+	memories      *sharedcomponent.Map[*Config, *memory]
 	setBounds     setBounds
 	telemetry     *metadata.TelemetryBuilder
 	batches       sync.Pool
@@ -54,7 +56,9 @@ type shapeOnly struct {
 	keptKey func(key []byte) bool
 }
 
-func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
+// newShapeOnly makes a processor, taking its memory from memories: the one its configuration's other
+// processor (traces or logs) shares, or a new one. On any error nothing is held.
+func newShapeOnly(set processor.Settings, cfg *Config, memories *sharedcomponent.Map[*Config, *memory]) (*shapeOnly, error) {
 	tb, err := metadata.NewTelemetryBuilder(set.TelemetrySettings)
 	if err != nil {
 		return nil, err
@@ -100,13 +104,17 @@ func newShapeOnly(set processor.Settings, cfg *Config) (*shapeOnly, error) {
 		p.searchRules[k] = searchNone
 	}
 	p.memory, _ = memories.Acquire(cfg, func() (*memory, error) { return newMemory(cfg), nil })
+	p.memories = memories
 	p.batches.New = func() any { return newBatch(p) }
-	err = tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, o metric.Int64Observer) error {
+	if err := tb.RegisterProcessorShapeonlyFingerprintsCallback(func(_ context.Context, o metric.Int64Observer) error {
 		o.Observe(int64(p.memory.held()))
 		return nil
-	})
+	}); err != nil {
+		_ = p.shutdown(context.Background())
+		return nil, err
+	}
 	p.serveZeros()
-	return p, err
+	return p, nil
 }
 
 // serveZeros starts every series at zero: a counter first served at its first increment is a jump
@@ -122,9 +130,10 @@ func (p *shapeOnly) serveZeros() {
 	}
 }
 
+// shutdown releases the processor's telemetry and its share of the memory.
 func (p *shapeOnly) shutdown(context.Context) error {
 	p.telemetry.Shutdown()
-	memories.Release(p.cfg)
+	p.memories.Release(p.cfg)
 	return nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"go.opentelemetry.io/collector/processor/processortest"
 
 	"github.com/agentotel/agentotel/internal/fingerprint"
+	"github.com/agentotel/agentotel/internal/sharedcomponent"
 	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
@@ -615,7 +616,7 @@ func newSearchProcessor(b *testing.B) *shapeOnly {
 	byName(cfg)
 	set := processortest.NewNopSettings(metadata.Type)
 	set.ID = component.NewIDWithName(metadata.Type, "search")
-	p, err := newShapeOnly(set, cfg)
+	p, err := newShapeOnly(set, cfg, sharedcomponent.NewMap[*Config, *memory]())
 	if err != nil {
 		b.Fatal(err)
 	}
