@@ -135,13 +135,13 @@ func BenchmarkRedactText(b *testing.B) {
 				var sc Scanner
 				var dst []byte
 				for _, t := range texts { // grows the buffers, as a batch's first spans do
-					dst, _ = sc.RedactText(dst[:0], sets, t)
+					dst, _ = sc.redactText(dst[:0], sets, t)
 				}
 				b.SetBytes(int64(bs.size))
 				b.ReportAllocs()
 				i := 0
 				for b.Loop() {
-					dst, _ = sc.RedactText(dst[:0], sets, texts[i%len(texts)])
+					dst, _ = sc.redactText(dst[:0], sets, texts[i%len(texts)])
 					i++
 				}
 			})
@@ -161,12 +161,12 @@ func BenchmarkRedactJSON(b *testing.B) {
 		}{{"clean", transcriptDoc(bs.size, 0)}, {"leaves", transcriptDoc(bs.size, 20)}} {
 			b.Run(kind.name+"/"+bs.name, func(b *testing.B) {
 				var sc Scanner
-				dst, _, _ := sc.RedactJSON(nil, sets, kind.doc, nil)
+				dst, _, _ := sc.redactJSON(nil, sets, kind.doc, nil)
 				b.SetBytes(int64(len(kind.doc)))
 				b.ReportAllocs()
 				for b.Loop() {
 					var err error
-					if dst, _, err = sc.RedactJSON(dst[:0], sets, kind.doc, nil); err != nil {
+					if dst, _, err = sc.redactJSON(dst[:0], sets, kind.doc, nil); err != nil {
 						b.Fatal(err)
 					}
 				}

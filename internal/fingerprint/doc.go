@@ -6,9 +6,9 @@
 // When shaping withholds the string leaves of a customer-data tool call, the caller remembers
 // them in a Set (one per trace, one per run): keyed hashes of their 8-byte windows, never the
 // values. Every later string of the same trace or run is searched with a Scanner, and what holds
-// a remembered leaf is withheld: in plain text the stretch that holds it ([Scanner.RedactText]:
+// a remembered leaf is withheld: in plain text the stretch that holds it ([Scanner.Redacted] as text:
 // "Jane Roe-Whitfield has one order" becomes "[withheld] has one order"), in a JSON document the
-// string, key or number that holds it ([Scanner.RedactJSON]).
+// string, key or number that holds it ([Scanner.Redacted] of a JSON document).
 //
 // # What is remembered
 //
@@ -63,7 +63,7 @@
 //
 // The guarantee, fuzzed by FuzzInvariant: after AddLeaf(s) and Build with len(s) >= 8, a text
 // holding s verbatim, or JSON-encoded up to three times with any mix of escapes, anywhere among any
-// bytes, comes back from RedactText holding neither s nor that encoding of it; so does one holding
+// bytes, comes back from Redacted as text holding neither s nor that encoding of it; so does one holding
 // s URL-encoded or HTML-escaped (and then perhaps JSON-encoded) after a byte that ends any escape
 // before it. A leaf that is part
 // of the marker itself ("withheld") is the exception: the marker is what replaces it. Text that

@@ -64,7 +64,7 @@ func FuzzInvariant(f *testing.F) {
 		if !sc.Hit(sets, text) {
 			t.Fatalf("Hit found no %q in %q", leaf, text)
 		}
-		got, changed := sc.RedactText(nil, sets, text)
+		got, changed := sc.redactText(nil, sets, text)
 		if !changed || bytes.Contains(got, leaf) || bytes.Contains(got, enc) {
 			t.Fatalf("leaf %q as %q in %q\nredacted to %q", leaf, enc, text, got)
 		}
@@ -88,17 +88,17 @@ func FuzzUnrelatedText(f *testing.F) {
 		}
 		sets := []*Set{setOf(leaf)}
 		var sc Scanner
-		if got, changed := sc.RedactText(nil, sets, text); changed || !bytes.Equal(got, text) {
+		if got, changed := sc.redactText(nil, sets, text); changed || !bytes.Equal(got, text) {
 			t.Fatalf("leaf %q: %q rewritten to %q", leaf, text, got)
 		}
 	})
 }
 
 // FuzzRedact feeds arbitrary bytes, remembered in part as leaves, to every entry point: nothing
-// panics, RedactText reports every change, RedactJSON accepts exactly the valid documents, leaves
+// panics, redactText reports every change, redactJSON accepts exactly the valid documents, leaves
 // dst alone on error, writes valid JSON, and leaves no key, number or plain string that still
 // holds a withheld region. Hit on a whole document finds whatever holds a region in one of its
-// strings, which is what lets RedactJSON return early.
+// strings, which is what lets redactJSON return early.
 func FuzzRedact(f *testing.F) {
 	f.Add([]byte(`{"name":"Jane Roe-Whitfield","c":"{\"n\":\"Jane Roe-Whitfield\"}","p":5550100123}`), uint8(5))
 	f.Add([]byte(`["\\u004aane Roe", "Jane Roe!", "\u00e9\u00e9\u00e9\u00e9"]`), uint8(2))
@@ -115,28 +115,28 @@ func FuzzRedact(f *testing.F) {
 		s.Build()
 		sets := []*Set{s}
 		var sc Scanner
-		text, changed := sc.RedactText(nil, sets, data)
+		text, changed := sc.redactText(nil, sets, data)
 		if !changed && !bytes.Equal(text, data) {
-			t.Fatalf("RedactText changed %q to %q without saying so", data, text)
+			t.Fatalf("redactText changed %q to %q without saying so", data, text)
 		}
 		checkRedacted(t, &sc, sets, data, text, changed)
-		out, _, err := sc.RedactJSON([]byte("x"), sets, data, nil)
+		out, _, err := sc.redactJSON([]byte("x"), sets, data, nil)
 		if valid := jsonraw.Valid(data); err != nil || !valid {
 			if err == nil || valid || string(out) != "x" {
-				t.Fatalf("RedactJSON(%q): err %v, valid %v, dst %q", data, err, valid, out)
+				t.Fatalf("redactJSON(%q): err %v, valid %v, dst %q", data, err, valid, out)
 			}
 			return
 		}
 		if !jsonraw.Valid(out[1:]) {
-			t.Fatalf("RedactJSON(%q) wrote invalid JSON %q", data, out[1:])
+			t.Fatalf("redactJSON(%q) wrote invalid JSON %q", data, out[1:])
 		}
 		out = out[1:]
 		checkNoRegionLeft(t, &sc, sets, out[jsonraw.SkipSpace(out, 0):], data)
 	})
 }
 
-// checkRedacted holds Redacted and RedactedText, which search once, to what Hit and then
-// RedactJSON or RedactText give; asText and textChanged are what RedactText gave for data.
+// checkRedacted holds Redacted, as JSON and as Text, which searches once, to what Hit and then
+// redactJSON or redactText give; asText and textChanged are what redactText gave for data.
 func checkRedacted(t *testing.T, sc *Scanner, sets []*Set, data, asText []byte, textChanged bool) {
 	t.Helper()
 	kept := keptKeys("id")
@@ -144,7 +144,7 @@ func checkRedacted(t *testing.T, sc *Scanner, sets []*Set, data, asText []byte, 
 	if sc.Hit(sets, data) {
 		want, wantChanged = asText, textChanged
 		if jsonraw.IsContainer(data) {
-			if out, changed, err := sc.RedactJSON(nil, sets, data, kept); err == nil {
+			if out, changed, err := sc.redactJSON(nil, sets, data, kept); err == nil {
 				want, wantChanged = out, changed
 			}
 		}
@@ -152,20 +152,20 @@ func checkRedacted(t *testing.T, sc *Scanner, sets []*Set, data, asText []byte, 
 	if !wantChanged {
 		want = nil
 	}
-	if got, changed := sc.Redacted(sets, data, kept); changed != wantChanged || !bytes.Equal(got, want) {
+	if got, changed := sc.Redacted(sets, data, Redaction{Kept: kept}); changed != wantChanged || !bytes.Equal(got, want) {
 		t.Fatalf("Redacted(%q) = %q, %v; want %q, %v", data, got, changed, want, wantChanged)
 	}
 	if !textChanged {
 		asText = nil
 	}
-	if got, changed := sc.RedactedText(sets, data); changed != textChanged || !bytes.Equal(got, asText) {
-		t.Fatalf("RedactedText(%q) = %q, %v; want %q, %v", data, got, changed, asText, textChanged)
+	if got, changed := sc.Redacted(sets, data, Redaction{Text: true}); changed != textChanged || !bytes.Equal(got, asText) {
+		t.Fatalf("Redacted(%q, Text) = %q, %v; want %q, %v", data, got, changed, asText, textChanged)
 	}
 }
 
 // checkNoRegionLeft walks the redacted document v, and the documents stringified in it, and fails
 // where a key, number or string still holds a withheld region (the marker itself aside: a fuzzed
-// leaf may be part of it). Where RedactJSON returned early because Hit found nothing in
+// leaf may be part of it). Where redactJSON returned early because Hit found nothing in
 // the whole document, this checks the document itself.
 func checkNoRegionLeft(t *testing.T, sc *Scanner, sets []*Set, v, doc []byte) {
 	t.Helper()
@@ -196,11 +196,11 @@ func checkNoRegionLeft(t *testing.T, sc *Scanner, sets []*Set, v, doc []byte) {
 	}
 }
 
-// FuzzRedactedAfter: a text that begins with all but the last byte of the text searched before it is
+// FuzzRedactedResumed: a text that begins with all but the last byte of the text searched before it is
 // redacted, taking the windows within those bytes from that search, exactly as it is redacted whole;
 // and a third text after it, likewise. The leaves are cut from the texts themselves, so that the new
 // part often completes one that the shared part begins.
-func FuzzRedactedAfter(f *testing.F) {
+func FuzzRedactedResumed(f *testing.F) {
 	f.Add([]byte(`[{"role":"user","content":"hi"}]`), []byte(`,{"role":"tool","content":"Jane Roe-Whitfield"}]`), uint8(40), uint8(18))
 	f.Add([]byte(`["call me, Jane R]`), []byte(`oe-Whitfield"]`), uint8(9), uint8(18))
 	f.Add([]byte(`["Jane Roe-Whitfield]`), []byte(`", "Jane Roe-Whitfield"]`), uint8(2), uint8(18))
@@ -222,11 +222,11 @@ func FuzzRedactedAfter(f *testing.F) {
 
 		var sc, whole Scanner
 		var v Verbatim
-		sc.RedactedAfter(sets, first, nil, &v, 0)
+		sc.Redacted(sets, first, Redaction{Verbatim: &v, Known: 0})
 		for _, step := range [][2][]byte{{first, second}, {second, third}} {
 			prev, text := step[0], step[1]
-			got, gotChanged := sc.RedactedAfter(sets, text, nil, &v, len(prev)-1)
-			want, wantChanged := whole.Redacted(sets, text, nil)
+			got, gotChanged := sc.Redacted(sets, text, Redaction{Verbatim: &v, Known: len(prev) - 1})
+			want, wantChanged := whole.Redacted(sets, text, Redaction{})
 			if !bytes.Equal(got, want) || gotChanged != wantChanged {
 				t.Fatalf("leaf %q, %q after %q: (%q, %v), searched whole (%q, %v)", leaf, text, prev, got, gotChanged, want, wantChanged)
 			}

@@ -12,9 +12,9 @@ import (
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
 
-// RedactJSON appends doc, a JSON document, to dst with every value that holds a withheld region
+// redactJSON appends doc, a JSON document, to dst with every value that holds a withheld region
 // replaced by "[withheld]", and reports whether it replaced any. The document is searched once,
-// as RedactText searches text (verbatim, decoded up to three times, and read from inside
+// as redactText searches text (verbatim, decoded up to three times, and read from inside
 // escapes), and each region withholds the values it falls in: strings, object keys and numbers.
 // A region that runs across values withholds each of them. A string of text directly under a key
 // that kept reports true (kept sees the key decoded; nil keeps none) is left as it is, as the
@@ -25,8 +25,8 @@ import (
 // If nothing is replaced, dst holds doc unchanged; otherwise the objects and arrays that held a
 // region are written compact, and everything else as it was.
 // A document that is not valid JSON (or nests deeper than sc.MaxDepth) returns an
-// error and dst unchanged: the caller can fall back to RedactText or withhold it whole.
-func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key []byte) bool) ([]byte, bool, error) {
+// error and dst unchanged: the caller can fall back to redactText or withhold it whole.
+func (sc *Scanner) redactJSON(dst []byte, sets []*Set, doc []byte, kept func(key []byte) bool) ([]byte, bool, error) {
 	if !sc.find(sets, doc, search{}) {
 		if err := validate(doc, sc.MaxDepth); err != nil {
 			return dst, false, err
@@ -36,27 +36,31 @@ func (sc *Scanner) RedactJSON(dst []byte, sets []*Set, doc []byte, kept func(key
 	return sc.redactFoundJSON(dst, sets, doc, kept)
 }
 
+// Redaction says how Redacted reads a text.
+type Redaction struct {
+	// Kept reports whether a JSON key is kept: a string directly under it is left as it is (see
+	// redactJSON). Nil keeps none.
+	Kept func(key []byte) bool
+	// Text reads the text as plain text even when it is a JSON document: a name, a status message.
+	Text bool
+	// Verbatim and Known resume a search: the text's first Known bytes are those of the text the last
+	// search with the same Verbatim read, with the same sets, and the windows within them are taken
+	// from it rather than looked up again. An agent's transcript is the one before it and a few
+	// messages more, and would otherwise be searched again from its start at every model call. On
+	// return Verbatim holds what a search of a text that follows needs. Decoded views of the text are
+	// searched whole. With Known 0, what Verbatim held is not used.
+	Verbatim *Verbatim
+	Known    int
+}
+
 // Redacted returns text with what it holds of sets withheld, in a new buffer: a JSON object or
-// array as RedactJSON rewrites it (kept as there), any other text, and a document that is not
-// valid JSON, as RedactText rewrites it. It returns nil and false when nothing is replaced. The
+// array as redactJSON rewrites it, any other text, a document that is not valid JSON, and any text
+// read as Text, as redactText rewrites it. It returns nil and false when nothing is replaced. The
 // text is searched once, and copied only when something in it is withheld: most text a batch
 // searches holds nothing, and searching it first to decide (Hit) would read it twice.
-func (sc *Scanner) Redacted(sets []*Set, text []byte, kept func(key []byte) bool) ([]byte, bool) {
-	return sc.redacted(sets, text, kept, search{})
-}
-
-// RedactedAfter is Redacted for a text whose first known bytes are those of the text the last
-// RedactedAfter with v searched, with the same sets: the windows that lie within them are not looked up
-// again, but taken from v. An agent's transcript is the one before it and a few messages more, and
-// would otherwise be searched again from its start at every model call. On return v holds what a
-// search of text that follows needs. Decoded views of the text are searched whole. With known 0, what
-// v held is not used.
-func (sc *Scanner) RedactedAfter(sets []*Set, text []byte, kept func(key []byte) bool, v *Verbatim, known int) ([]byte, bool) {
-	return sc.redacted(sets, text, kept, search{verbatim: v, known: known})
-}
-
-func (sc *Scanner) redacted(sets []*Set, text []byte, kept func(key []byte) bool, s search) ([]byte, bool) {
-	if !jsonraw.IsContainer(text) {
+func (sc *Scanner) Redacted(sets []*Set, text []byte, r Redaction) ([]byte, bool) {
+	s := search{verbatim: r.Verbatim, known: r.Known}
+	if r.Text || !jsonraw.IsContainer(text) {
 		s.widen = true
 		if !sc.find(sets, text, s) {
 			return nil, false
@@ -66,18 +70,18 @@ func (sc *Scanner) redacted(sets []*Set, text []byte, kept func(key []byte) bool
 	if !sc.find(sets, text, s) {
 		return nil, false
 	}
-	out, changed, err := sc.redactFoundJSON(redactBuffer(text), sets, text, kept)
+	out, changed, err := sc.redactFoundJSON(redactBuffer(text), sets, text, r.Kept)
 	switch {
 	case err != nil:
 		// Searched again, as text: only a broken document that holds a region pays for that.
-		return sc.RedactedText(sets, text)
+		return sc.Redacted(sets, text, Redaction{Text: true})
 	case !changed:
 		return nil, false
 	}
 	return out, true
 }
 
-// redactFoundJSON is RedactJSON for a document in which find has just found the regions in
+// redactFoundJSON is redactJSON for a document in which find has just found the regions in
 // sc.spans. It validates the document as it writes it, in the one pass: the values no region
 // falls in are validated and copied as they are, and only those that hold one are read again, to
 // be written member by member.
@@ -109,7 +113,7 @@ func (sc *Scanner) redactFoundJSON(dst []byte, sets []*Set, doc []byte, kept fun
 	return dst, true, nil
 }
 
-// redactBuffer is a buffer for the redacted copy of text that Redacted and RedactedText return:
+// redactBuffer is a buffer for the redacted copy of text that Redacted returns:
 // a marker is at most a few bytes longer than the region it replaces.
 func redactBuffer(text []byte) []byte { return make([]byte, 0, len(text)+64) }
 

@@ -48,12 +48,12 @@ func TestRedactJSON(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var sc Scanner
-			got, changed, err := sc.RedactJSON([]byte("x"), []*Set{record}, []byte(tc.doc), kept)
+			got, changed, err := sc.redactJSON([]byte("x"), []*Set{record}, []byte(tc.doc), kept)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != "x"+tc.want || changed != (tc.want != tc.doc) {
-				t.Errorf("RedactJSON(%s)\n got %s, %v\nwant %s", tc.doc, got[1:], changed, tc.want)
+				t.Errorf("redactJSON(%s)\n got %s, %v\nwant %s", tc.doc, got[1:], changed, tc.want)
 			}
 			if !json.Valid(got[1:]) {
 				t.Errorf("output is not JSON: %s", got[1:])
@@ -66,9 +66,9 @@ func TestRedactJSONRejectsInvalidJSON(t *testing.T) {
 	record := setOf([]byte("Jane Roe-Whitfield"))
 	var sc Scanner
 	for _, doc := range []string{`{"a":"Jane Roe-Whitfield"`, `Jane Roe-Whitfield`, `{"a":1} x`, "\"\xff Jane Roe-Whitfield\"", ``} {
-		got, changed, err := sc.RedactJSON([]byte("x"), []*Set{record}, []byte(doc), nil)
+		got, changed, err := sc.redactJSON([]byte("x"), []*Set{record}, []byte(doc), nil)
 		if !errors.Is(err, jsonraw.ErrSyntax) || changed || string(got) != "x" {
-			t.Errorf("RedactJSON(%q) = %q, %v, %v; want dst unchanged and ErrSyntax", doc, got, changed, err)
+			t.Errorf("redactJSON(%q) = %q, %v, %v; want dst unchanged and ErrSyntax", doc, got, changed, err)
 		}
 	}
 }

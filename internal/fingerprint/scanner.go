@@ -21,13 +21,13 @@ type Scanner struct {
 	other        view            // a view read another way: URL escapes (url.go), HTML references (html.go)
 	otherHits    []hit
 	spans        []span // ranges of the scanned text to withhold
-	docSpans     []span // RedactJSON's regions, a stack for the documents inside documents
-	out          []byte // RedactText's output of the previous round
+	docSpans     []span // redactJSON's regions, a stack for the documents inside documents
+	out          []byte // redactText's output of the previous round
 	key          []byte // a decoded object key
 }
 
 // Verbatim are the offsets of a text where a search found a remembered window, in the text as it is
-// (not decoded). Kept from one search to the next (RedactedAfter), they spare looking up again the
+// (not decoded). Kept from one search to the next (Redaction.Verbatim), they spare looking up again the
 // windows of a text that begins with the same bytes.
 type Verbatim struct{ hits []hit }
 

@@ -52,8 +52,8 @@ func TestNoAllocationsWithoutHits(t *testing.T) {
 	dst := make([]byte, 0, 32<<10)
 	run := func() {
 		sc.Hit(sets, text)
-		dst, _ = sc.RedactText(dst[:0], sets, text)
-		dst, _, _ = sc.RedactJSON(dst[:0], sets, doc, nil)
+		dst, _ = sc.redactText(dst[:0], sets, text)
+		dst, _, _ = sc.redactJSON(dst[:0], sets, doc, nil)
 	}
 	run()
 	if n := testing.AllocsPerRun(10, run); n != 0 {

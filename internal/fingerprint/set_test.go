@@ -58,7 +58,7 @@ func TestFullSet(t *testing.T) {
 		t.Fatalf("added %d, full %v, len %d; want 3, true, 3", added, full, s.Len())
 	}
 	var sc Scanner
-	got, _ := sc.RedactText(nil, []*Set{s}, leaf)
+	got, _ := sc.redactText(nil, []*Set{s}, leaf)
 	if want := "[withheld]" + string(leaf[16+stride-1:]); string(got) != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -171,7 +171,7 @@ func TestEveryLengthRepeatedWhole(t *testing.T) {
 		s := setOf(leaf)
 		var sc Scanner
 		text := []byte("before -- " + string(leaf) + " -- after")
-		got, changed := sc.RedactText(nil, []*Set{s}, text)
+		got, changed := sc.redactText(nil, []*Set{s}, text)
 		if !changed || bytes.Contains(got, leaf) {
 			t.Errorf("a %d-byte leaf repeated whole in %q comes back as %q", n, text, got)
 		}

@@ -5,7 +5,7 @@ package fingerprint
 
 import "github.com/agentotel/agentotel/internal/countsonly"
 
-// maxRounds bounds how often RedactText searches its own output again. A leaf that overlaps the
+// maxRounds bounds how often redactText searches its own output again. A leaf that overlaps the
 // marker itself (one ending in "[with", say) can be formed anew where a marker meets the text
 // around it; each round withholds what the last one formed, and text that still holds a leaf
 // after maxRounds is withheld whole. Only Sets holding such a window need the rounds at all.
@@ -18,27 +18,18 @@ func (sc *Scanner) Hit(sets []*Set, text []byte) bool {
 	return sc.find(sets, text, search{firstOnly: true})
 }
 
-// RedactText appends text to dst with every withheld region replaced by "[withheld]": where a
+// redactText appends text to dst with every withheld region replaced by "[withheld]": where a
 // region was JSON-encoded, the escape sequences it was decoded from are replaced, so the rest of
 // an encoded document keeps its escapes. Overlapping and touching regions become one marker. It
 // reports whether it replaced anything; if not, dst holds text unchanged.
-func (sc *Scanner) RedactText(dst []byte, sets []*Set, text []byte) ([]byte, bool) {
+func (sc *Scanner) redactText(dst []byte, sets []*Set, text []byte) ([]byte, bool) {
 	if !sc.find(sets, text, search{widen: true}) {
 		return append(dst, text...), false
 	}
 	return sc.redactFoundText(dst, sets, text), true
 }
 
-// RedactedText is RedactText into a new buffer, returned with true, or nil and false when
-// nothing is replaced: text that holds no withheld region is searched once and not copied.
-func (sc *Scanner) RedactedText(sets []*Set, text []byte) ([]byte, bool) {
-	if !sc.find(sets, text, search{widen: true}) {
-		return nil, false
-	}
-	return sc.redactFoundText(redactBuffer(text), sets, text), true
-}
-
-// redactFoundText is RedactText for a text in which find has just found the regions in sc.spans.
+// redactFoundText is redactText for a text in which find has just found the regions in sc.spans.
 func (sc *Scanner) redactFoundText(dst []byte, sets []*Set, text []byte) []byte {
 	start := len(dst)
 	dst = sc.appendRedacted(dst, text)

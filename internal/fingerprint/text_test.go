@@ -45,12 +45,12 @@ func TestRedactText(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var sc Scanner
-			got, changed := sc.RedactText([]byte("prefix:"), []*Set{record}, []byte(tc.text))
+			got, changed := sc.redactText([]byte("prefix:"), []*Set{record}, []byte(tc.text))
 			if string(got) != "prefix:"+tc.want || changed != (tc.want != tc.text) {
-				t.Errorf("RedactText(%q)\n got %q, %v\nwant %q", tc.text, got, changed, "prefix:"+tc.want)
+				t.Errorf("redactText(%q)\n got %q, %v\nwant %q", tc.text, got, changed, "prefix:"+tc.want)
 			}
 			if hit := sc.Hit([]*Set{record}, []byte(tc.text)); hit != changed {
-				t.Errorf("Hit = %v, RedactText changed = %v", hit, changed)
+				t.Errorf("Hit = %v, redactText changed = %v", hit, changed)
 			}
 		})
 	}
@@ -59,7 +59,7 @@ func TestRedactText(t *testing.T) {
 func TestRedactTextSearchesEverySet(t *testing.T) {
 	trace, run := setOf([]byte("Jane Roe-Whitfield")), setOf([]byte("Acme Holdings Ltd"))
 	var sc Scanner
-	got, _ := sc.RedactText(nil, []*Set{trace, nil, run}, []byte("Jane Roe-Whitfield of Acme Holdings Ltd"))
+	got, _ := sc.redactText(nil, []*Set{trace, nil, run}, []byte("Jane Roe-Whitfield of Acme Holdings Ltd"))
 	if string(got) != "[withheld] of [withheld]" {
 		t.Errorf("got %q", got)
 	}
@@ -74,7 +74,7 @@ func TestNoSetsNoChange(t *testing.T) {
 	var sc Scanner
 	text := []byte("Jane Roe-Whitfield")
 	for _, sets := range [][]*Set{nil, {nil}, {NewSet(10)}} {
-		if got, changed := sc.RedactText(nil, sets, text); changed || !bytes.Equal(got, text) {
+		if got, changed := sc.redactText(nil, sets, text); changed || !bytes.Equal(got, text) {
 			t.Errorf("sets %v changed the text to %q", sets, got)
 		}
 	}
@@ -86,7 +86,7 @@ func TestUnrelatedTextComesBackIdentical(t *testing.T) {
 	record := setOf(customerLeaves(1000)...)
 	var sc Scanner
 	for _, text := range [][]byte{transcriptText(64 << 10), []byte(`{"a":"\u00e9\\\"\n\\\\u0041"}`), {}, []byte("\\")} {
-		got, changed := sc.RedactText(nil, []*Set{record}, text)
+		got, changed := sc.redactText(nil, []*Set{record}, text)
 		if changed || !bytes.Equal(got, text) {
 			t.Fatalf("unrelated text rewritten: %q", firstDiff(got, text))
 		}
@@ -111,7 +111,7 @@ func TestEncodedLeavesAreWithheld(t *testing.T) {
 			enc = encodeJSON(r, enc)
 		}
 		text := append(append(randomBytes(r, 20), enc...), randomBytes(r, 20)...)
-		got, _ := sc.RedactText(nil, []*Set{record}, text)
+		got, _ := sc.redactText(nil, []*Set{record}, text)
 		if bytes.Contains(got, leaf) || bytes.Contains(got, enc) {
 			t.Fatalf("leaf %q encoded %d times as %q survives in %q -> %q", leaf, i%4, enc, text, got)
 		}
@@ -126,7 +126,7 @@ func TestLongEncodingAfterAStrayBackslash(t *testing.T) {
 	leaf := []byte("CbBeé2😀b")
 	text := []byte("0\"a\xc3z,c1\\\\\\\\u00750\\u00304\\u0033\\\\\\\\u\\\\u\\u00300\\u0033\\u0030\\\\\\u00750\\u0030306\\\\u003\\u0032\\\\\\u0075\\u0030\\u003042eé\\u0032\\\\\\u005c\\u005C\\u00750\\u0030\\u0037\\u0035\\u0064\\u005c\\u0075\\u00300383\\\\\\u0075\\u0030\\u00306\\u0034\\\\\\u005C\\\\u\\u0030\\u00307\\u0035d\\u005Cu\\u00300\\u00365\\\\u\\u0030\\u0030\\u00330\\\\u00\\u00330\\\\\\u00750\\u0030\\u003620Bf11\\d442F")
 	var sc Scanner
-	if got, _ := sc.RedactText(nil, []*Set{setOf(leaf)}, text); string(got) != "0\"a\xc3z,c1\\[withheld]0Bf11\\d442F" {
+	if got, _ := sc.redactText(nil, []*Set{setOf(leaf)}, text); string(got) != "0\"a\xc3z,c1\\[withheld]0Bf11\\d442F" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -136,7 +136,7 @@ func TestLongEncodingAfterAStrayBackslash(t *testing.T) {
 func TestLeafAcrossTheMarker(t *testing.T) {
 	leaf := []byte("]Zzzzzzz")
 	var sc Scanner
-	got, _ := sc.RedactText(nil, []*Set{setOf(leaf)}, []byte("]ZzzzzzzZzzzzzz"))
+	got, _ := sc.redactText(nil, []*Set{setOf(leaf)}, []byte("]ZzzzzzzZzzzzzz"))
 	if bytes.Contains(got, leaf) {
 		t.Errorf("got %q", got)
 	}

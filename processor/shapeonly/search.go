@@ -109,7 +109,7 @@ func forgetText(s *searched) { s.text = nil }
 func (c *contentSearch) growing(owner int32, attr string, v pcommon.Value, sets []*fingerprint.Set) bool {
 	text := jsonraw.StringBytes(v.Str())
 	last := c.searched.Get(owner, attr)
-	out, changed := c.scanner.RedactedAfter(sets, text, c.p.keptKey, &last.verbatim, sharedPrefix(last.text, text))
+	out, changed := c.scanner.Redacted(sets, text, fingerprint.Redaction{Kept: c.p.keptKey, Verbatim: &last.verbatim, Known: sharedPrefix(last.text, text)})
 	last.text = text
 	if changed {
 		v.SetStr(zerocopy.String(out)) // the redacted copy's buffer is its own
@@ -127,7 +127,7 @@ func (c *contentSearch) value(kept bool, v pcommon.Value, sets []*fingerprint.Se
 		if kept {
 			return false
 		}
-		out, changed := c.scanner.Redacted(sets, jsonraw.StringBytes(v.Str()), c.p.keptKey)
+		out, changed := c.scanner.Redacted(sets, jsonraw.StringBytes(v.Str()), fingerprint.Redaction{Kept: c.p.keptKey})
 		if changed {
 			v.SetStr(zerocopy.String(out)) // the redacted copy's buffer is its own
 			c.matched++
@@ -164,7 +164,7 @@ func (c *contentSearch) value(kept bool, v pcommon.Value, sets []*fingerprint.Se
 
 // text redacts a plain string (a span, event or log event name, a status message, a severity text).
 func (c *contentSearch) text(sets []*fingerprint.Set, s string) (string, bool) {
-	out, changed := c.scanner.RedactedText(sets, jsonraw.StringBytes(s))
+	out, changed := c.scanner.Redacted(sets, jsonraw.StringBytes(s), fingerprint.Redaction{Text: true})
 	if !changed {
 		return s, false
 	}
