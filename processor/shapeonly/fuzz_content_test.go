@@ -27,6 +27,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/leakcheck"
 	"github.com/agentotel/agentotel/internal/walk"
 )
 
@@ -813,65 +814,15 @@ type locatedText struct{ where, text string }
 
 // collect reads a batch back from the OTLP JSON an exporter writes: every attribute value and name at
 // any depth (resource, scope, span, event, link), span and event names, status messages and trace
-// states. Ids, timestamps, the scope's name and version, and the attribute names the conventions and
-// the configuration define are not searched.
+// states (leakcheck.VisitTraces). Ids, timestamps, the scope's name and version, and the attribute
+// names the conventions and the configuration define are not searched.
 func (c *leakCheck) collect(t *testing.T, batch string, td ptrace.Traces) {
 	t.Helper()
 	raw, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
 	require.NoError(t, err)
-	var doc struct {
-		ResourceSpans []struct {
-			SchemaURL  string `json:"schemaUrl"`
-			Resource   struct{ Attributes []otlpJSONKeyValue }
-			ScopeSpans []struct {
-				SchemaURL string `json:"schemaUrl"`
-				Scope     struct {
-					Name, Version string
-					Attributes    []otlpJSONKeyValue
-				}
-				Spans []struct {
-					Name       string
-					TraceState string
-					Attributes []otlpJSONKeyValue
-					Status     struct{ Message string }
-					Events     []struct {
-						Name       string
-						Attributes []otlpJSONKeyValue
-					}
-					Links []struct {
-						TraceState string
-						Attributes []otlpJSONKeyValue
-					}
-				}
-			}
-		}
-	}
-	require.NoError(t, json.Unmarshal(raw, &doc))
-	for _, rs := range doc.ResourceSpans {
-		c.attributes(batch+" resource", rs.Resource.Attributes)
-		c.text(batch+" resource schema URL", rs.SchemaURL)
-		for _, ss := range rs.ScopeSpans {
-			c.attributes(batch+" scope", ss.Scope.Attributes)
-			c.text(batch+" scope name", ss.Scope.Name)
-			c.text(batch+" scope version", ss.Scope.Version)
-			c.text(batch+" scope schema URL", ss.SchemaURL)
-			for _, s := range ss.Spans {
-				where := batch + " span " + strconv.Quote(s.Name)
-				c.text(where+" name", s.Name)
-				c.text(where+" status message", s.Status.Message)
-				c.text(where+" trace state", s.TraceState)
-				c.attributes(where, s.Attributes)
-				for i, e := range s.Events {
-					c.text(fmt.Sprintf("%s event %d name", where, i), e.Name)
-					c.attributes(fmt.Sprintf("%s event %d", where, i), e.Attributes)
-				}
-				for i, l := range s.Links {
-					c.attributes(fmt.Sprintf("%s link %d", where, i), l.Attributes)
-					c.text(fmt.Sprintf("%s link %d trace state", where, i), l.TraceState)
-				}
-			}
-		}
-	}
+	exported, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
+	require.NoError(t, err)
+	leakcheck.VisitTraces(batch, exported, c)
 }
 
 // collectLogs reads log records back from the OTLP JSON an exporter writes: event names, severity
@@ -883,108 +834,76 @@ func (c *leakCheck) collectLogs(t *testing.T, ld plog.Logs) {
 	}
 	raw, err := (&plog.JSONMarshaler{}).MarshalLogs(ld)
 	require.NoError(t, err)
-	var doc struct {
-		ResourceLogs []struct {
-			Resource  struct{ Attributes []otlpJSONKeyValue }
-			ScopeLogs []struct {
-				Scope      struct{ Attributes []otlpJSONKeyValue }
-				LogRecords []struct {
-					EventName, SeverityText string
-					Body                    otlpJSONAnyValue
-					Attributes              []otlpJSONKeyValue
-				}
-			}
-		}
-	}
-	require.NoError(t, json.Unmarshal(raw, &doc))
-	for _, rl := range doc.ResourceLogs {
-		c.attributes("logs resource", rl.Resource.Attributes)
-		for _, sl := range rl.ScopeLogs {
-			c.attributes("logs scope", sl.Scope.Attributes)
-			for i, lr := range sl.LogRecords {
-				where := fmt.Sprintf("log record %d", i)
-				c.text(where+" event name", lr.EventName)
-				c.text(where+" severity text", lr.SeverityText)
-				c.value(where+" body", "", lr.Body)
-				c.attributes(where, lr.Attributes)
-			}
-		}
-	}
+	exported, err := (&plog.JSONUnmarshaler{}).UnmarshalLogs(raw)
+	require.NoError(t, err)
+	leakcheck.VisitLogs(exported, c)
 }
 
-// otlpJSONKeyValue and otlpJSONAnyValue are the OTLP JSON encoding of an attribute and its value.
-type otlpJSONKeyValue struct {
-	Key   string
-	Value otlpJSONAnyValue
-}
-
-type otlpJSONAnyValue struct {
-	StringValue *string
-	BytesValue  []byte // base64 in JSON: encoding/json decodes it
-	ArrayValue  *struct{ Values []otlpJSONAnyValue }
-	KvlistValue *struct{ Values []otlpJSONKeyValue }
-}
-
-// attributes collects a top-level attribute map: the id attributes are left alone whole, and the names
+// Attributes collects a top-level attribute map: the id attributes are left alone whole, and the names
 // the rules define are not searched.
-func (c *leakCheck) attributes(where string, kvs []otlpJSONKeyValue) {
-	for _, kv := range kvs {
-		if c.rules.protected[kv.Key] {
-			c.exemptValue(kv.Value)
+func (c *leakCheck) Attributes(where string, attrs pcommon.Map) {
+	for k, v := range attrs.All() {
+		if c.rules.protected[k] {
+			c.exemptValue(v)
 			continue
 		}
-		if !c.rules.structural[kv.Key] && !c.rules.kept[kv.Key] {
-			c.text(where+" attribute name", kv.Key)
+		if !c.rules.structural[k] && !c.rules.kept[k] {
+			c.Text(where+" attribute name", k)
 		}
-		c.value(where+" attribute "+kv.Key, kv.Key, kv.Value)
+		c.value(where+" attribute "+k, k, v)
 	}
 }
+
+// Value collects a log record's body.
+func (c *leakCheck) Value(where string, v pcommon.Value) { c.value(where, "", v) }
 
 // value collects one OTLP value under key (a string directly under a kept key is left alone).
-func (c *leakCheck) value(where, key string, v otlpJSONAnyValue) {
-	switch {
-	case v.StringValue != nil && c.rules.kept[key]:
-		c.exempt = append(c.exempt, *v.StringValue)
-	case v.StringValue != nil:
-		c.text(where, *v.StringValue)
-	case v.BytesValue != nil:
-		c.text(where, string(v.BytesValue))
-	case v.ArrayValue != nil:
-		for i, e := range v.ArrayValue.Values {
+func (c *leakCheck) value(where, key string, v pcommon.Value) {
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		if c.rules.kept[key] {
+			c.exempt = append(c.exempt, v.Str())
+		} else {
+			c.Text(where, v.Str())
+		}
+	case pcommon.ValueTypeBytes:
+		c.Text(where, string(v.Bytes().AsRaw()))
+	case pcommon.ValueTypeSlice:
+		for i, e := range v.Slice().All() {
 			c.value(fmt.Sprintf("%s[%d]", where, i), "", e)
 		}
-	case v.KvlistValue != nil:
-		for _, kv := range v.KvlistValue.Values {
-			if !c.rules.kept[kv.Key] {
-				c.text(where+" key", kv.Key)
+	case pcommon.ValueTypeMap:
+		for k, inner := range v.Map().All() {
+			if !c.rules.kept[k] {
+				c.Text(where+" key", k)
 			}
-			c.value(where+"."+kv.Key, kv.Key, kv.Value)
+			c.value(where+"."+k, k, inner)
 		}
 	}
 }
 
-func (c *leakCheck) exemptValue(v otlpJSONAnyValue) {
-	switch {
-	case v.StringValue != nil:
-		c.exempt = append(c.exempt, *v.StringValue)
-	case v.BytesValue != nil:
-		c.exempt = append(c.exempt, string(v.BytesValue))
-	case v.ArrayValue != nil:
-		for _, e := range v.ArrayValue.Values {
+func (c *leakCheck) exemptValue(v pcommon.Value) {
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		c.exempt = append(c.exempt, v.Str())
+	case pcommon.ValueTypeBytes:
+		c.exempt = append(c.exempt, string(v.Bytes().AsRaw()))
+	case pcommon.ValueTypeSlice:
+		for _, e := range v.Slice().All() {
 			c.exemptValue(e)
 		}
-	case v.KvlistValue != nil:
-		for _, kv := range v.KvlistValue.Values {
-			c.exemptValue(kv.Value)
+	case pcommon.ValueTypeMap:
+		for _, inner := range v.Map().All() {
+			c.exemptValue(inner)
 		}
 	}
 }
 
-// text collects a string: a JSON document member by member (keys and numbers too, since a key or
+// Text collects a string: a JSON document member by member (keys and numbers too, since a key or
 // number can hold a leaf; a string directly under a kept key is left alone; a string holding a
 // document is read as one), any other text whole. Reading a document member by member keeps a
 // leaf from being "found" across the document's own syntax.
-func (c *leakCheck) text(where, s string) {
+func (c *leakCheck) Text(where, s string) {
 	if s == "" {
 		return
 	}
@@ -1000,7 +919,7 @@ func (c *leakCheck) document(where string, n *orderedJSON) {
 	case '{':
 		for i, e := range n.elems {
 			key := n.keys[i]
-			c.text(where+" key", key)
+			c.Text(where+" key", key)
 			if e.kind == '"' && c.rules.kept[key] {
 				c.exempt = append(c.exempt, e.text)
 				continue
@@ -1012,7 +931,7 @@ func (c *leakCheck) document(where string, n *orderedJSON) {
 			c.document(fmt.Sprintf("%s[%d]", where, i), e)
 		}
 	case '"':
-		c.text(where, n.text)
+		c.Text(where, n.text)
 	case '0':
 		c.searched = append(c.searched, locatedText{where, n.text})
 	}
