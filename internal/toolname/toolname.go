@@ -1,8 +1,11 @@
 // Copyright The agentotel Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Package toolname says which configured tool a tool name in telemetry names: the name itself, or the
-// name behind a namespace that MCP clients and agent frameworks put in front of it.
+// Package toolname says whether a text names a tool of a set: alone, as a word, quoted, inside a JSON
+// or Python document, through escapes (a Set's IsName, InName, Token and Quoted, and a Reader's
+// Names), and which configured tool a tool name in telemetry names: the name itself, or the name
+// behind a namespace that MCP clients and agent frameworks put in front of it (Resolve). It is plain
+// Go over bytes and strings; the processors walk their pdata and ask it.
 //
 // A user configures the tool they wrote, find_customer; the agent's telemetry names it the way its
 // client does: mcp__crm__find_customer (Claude Code), mcp_crm_find_customer (Gemini CLI),
@@ -10,7 +13,7 @@
 // crm/find_customer, crm:find_customer. Names compare as the processors compare tool names: ASCII and
 // Unicode letters folded to lower case, surrounding space trimmed.
 //
-// # The rule
+// # The namespace rule
 //
 // A name names configured tool T when it is T, or when it ends with T right after a namespace: a
 // non-empty prefix that ends in "__" (but "mcp__" alone, which names no server), "-", ".", "/" or ":",
