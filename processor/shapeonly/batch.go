@@ -61,7 +61,7 @@ type owner struct {
 	// sets are the fingerprint sets searched for its records; saturated: one of them is full.
 	sets      []*fingerprint.Set
 	saturated bool
-	// walk: its records' values are walked for tool traffic (see unread.go).
+	// walk: its records' values are walked for tool traffic (see walked.go).
 	walk bool
 }
 
@@ -165,7 +165,7 @@ func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool)
 	if !r.classed && v.Role != agentspan.RoleTool && v.Role != agentspan.RoleModel && b.p.namesShapedTool(r.name) {
 		r.classed = true
 	}
-	// One no convention claims at all may name such a tool in its values (valuenames.go); decide
+	// One no convention claims at all may name such a tool in its values (naming.go); decide
 	// withholds it whole unless the transcript walk finds the tool's calls in it.
 	if !r.classed && v.Convention == nil {
 		r.namesTool = b.namesShapedToolWithin(&r)

@@ -128,7 +128,7 @@ func oneTraceBatch(p *shapeOnly) (*batch, int32) {
 	return bt, bt.ownerOf(pcommon.TraceID{1, 2, 3}, "", false)
 }
 
-// BenchmarkNameSearch is the search a trace that names no data-class tool is checked with (unread.go),
+// BenchmarkNameSearch is the search a trace that names no data-class tool is checked with (walked.go),
 // over every string attribute of 200 of agentgen's mixed runs, each searched whole for find_customer (a
 // transcript is not passed over where it repeats the one before it, as in a batch). found/op counts the
 // strings that may name it: the support runs' calls, and any escape.

@@ -42,7 +42,7 @@ type valueShaper struct {
 	nesting int
 	leaves  [][]byte
 	// toolNamesKept: the record being shaped is withheld for naming a data-class tool in its values,
-	// and a string that is a configured tool's name says which tool it ran (valuenames.go).
+	// and a string that is a configured tool's name says which tool it ran (naming.go).
 	toolNamesKept bool
 }
 
