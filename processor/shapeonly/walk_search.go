@@ -78,13 +78,15 @@ func (a *around) add(sets []*fingerprint.Set, saturated bool) {
 }
 
 // toSearch returns record i of the batch and its owner, or a nil owner when the owner withheld
-// nothing and the record is passed over.
-func (b *batch) toSearch(i int) (*record, *owner) {
+// nothing and the record is passed over; what the owner withheld counts for the scope around it.
+func (b *batch) toSearch(i int, inScope *around) (*record, *owner) {
 	r := &b.records[i]
-	if o := &b.owners[r.owner]; len(o.sets) > 0 || o.saturated {
-		return r, o
+	o := &b.owners[r.owner]
+	if len(o.sets) == 0 && !o.saturated {
+		return r, nil
 	}
-	return r, nil
+	inScope.add(o.sets, o.saturated)
+	return r, o
 }
 
 func (b *batch) searchSpans(td ptrace.Traces) {
@@ -96,22 +98,15 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 		for _, ss := range rs.ScopeSpans().All() {
 			var inScope around
 			for _, span := range ss.Spans().All() {
-				if r, o := b.toSearch(i); o != nil {
-					if o.saturated {
-						b.withholdSpan(r, span)
-					}
-					b.searchSpan(r, span, o.sets)
-					inScope.add(o.sets, o.saturated)
+				if r, o := b.toSearch(i, &inScope); o != nil {
+					b.searchSpan(r, o, span)
 				}
 				i++
 			}
-			b.searchShared(ss.Scope().Attributes(), inScope)
-			b.searchScope(ss.Scope(), inScope)
-			ss.SetSchemaUrl(b.searchedSchema(ss.SchemaUrl(), inScope))
+			ss.SetSchemaUrl(b.searchScope(ss.Scope(), ss.SchemaUrl(), inScope))
 			resource.add(inScope.sets, inScope.saturated)
 		}
-		b.searchShared(rs.Resource().Attributes(), resource)
-		rs.SetSchemaUrl(b.searchedSchema(rs.SchemaUrl(), resource))
+		rs.SetSchemaUrl(b.searchResource(rs.Resource(), rs.SchemaUrl(), resource))
 	}
 }
 
@@ -124,73 +119,84 @@ func (b *batch) searchLogs(ld plog.Logs) {
 		for _, sl := range rl.ScopeLogs().All() {
 			var inScope around
 			for _, lr := range sl.LogRecords().All() {
-				if r, o := b.toSearch(i); o != nil {
-					if o.saturated {
-						b.withholdLog(r, lr)
-					}
-					b.searchLog(r, lr, o.sets)
-					inScope.add(o.sets, o.saturated)
+				if r, o := b.toSearch(i, &inScope); o != nil {
+					b.searchLog(r, o, lr)
 				}
 				i++
 			}
-			b.searchShared(sl.Scope().Attributes(), inScope)
-			b.searchScope(sl.Scope(), inScope)
-			sl.SetSchemaUrl(b.searchedSchema(sl.SchemaUrl(), inScope))
+			sl.SetSchemaUrl(b.searchScope(sl.Scope(), sl.SchemaUrl(), inScope))
 			resource.add(inScope.sets, inScope.saturated)
 		}
-		b.searchShared(rl.Resource().Attributes(), resource)
-		rl.SetSchemaUrl(b.searchedSchema(rl.SchemaUrl(), resource))
+		rl.SetSchemaUrl(b.searchResource(rl.Resource(), rl.SchemaUrl(), resource))
 	}
 }
 
-// searchSpan searches a span: its attributes, events, name, status message, trace state and links.
-func (b *batch) searchSpan(r *record, span ptrace.Span, sets []*fingerprint.Set) {
+// searchSpan searches a span: its attributes, events, name, status message, trace state and links;
+// under a saturated owner they are withheld whole first.
+func (b *batch) searchSpan(r *record, o *owner, span ptrace.Span) {
+	if o.saturated {
+		b.withholdSpan(r, span)
+	}
 	c := &b.content
-	if c.record(r, sets) {
+	if c.record(r, o.sets) {
 		r.shaped = true
 	}
-	if name, ok := c.text(sets, span.Name()); ok {
+	if name, ok := c.text(o.sets, span.Name()); ok {
 		span.SetName(name)
 		r.shaped = true
 	}
-	if msg, ok := c.text(sets, span.Status().Message()); ok {
+	if msg, ok := c.text(o.sets, span.Status().Message()); ok {
 		span.Status().SetMessage(msg)
 		r.shaped = true
 	}
-	r.shaped = c.traceState(span.TraceState(), sets) || r.shaped
+	r.shaped = c.traceState(span.TraceState(), o.sets) || r.shaped
 	for _, link := range span.Links().All() {
-		r.shaped = c.attrMap(link.Attributes(), sets) || r.shaped
-		r.shaped = c.traceState(link.TraceState(), sets) || r.shaped
+		r.shaped = c.attrMap(link.Attributes(), o.sets) || r.shaped
+		r.shaped = c.traceState(link.TraceState(), o.sets) || r.shaped
 	}
 }
 
-// searchLog searches a log record: its attributes, body, event name and severity text.
-func (b *batch) searchLog(r *record, lr plog.LogRecord, sets []*fingerprint.Set) {
+// searchLog searches a log record: its attributes, body, event name and severity text; under a
+// saturated owner they are withheld first.
+func (b *batch) searchLog(r *record, o *owner, lr plog.LogRecord) {
+	if o.saturated {
+		b.withholdLog(r, lr)
+	}
 	c := &b.content
-	if c.record(r, sets) {
+	if c.record(r, o.sets) {
 		r.shaped = true
 	}
-	if name, ok := c.text(sets, lr.EventName()); ok {
+	if name, ok := c.text(o.sets, lr.EventName()); ok {
 		lr.SetEventName(name)
 		r.shaped = true
 	}
-	if severity, ok := c.text(sets, lr.SeverityText()); ok {
+	if severity, ok := c.text(o.sets, lr.SeverityText()); ok {
 		lr.SetSeverityText(severity)
 		r.shaped = true
 	}
 }
 
-// searchScope redacts what an instrumentation scope's name and version hold of the values its
-// records' traces withheld. Under a saturated trace, whose copies can no longer be found, the version
-// goes whole (when it is long enough to hold a remembered value); the name stays, as the service's
-// name does: it says which instrumentation sent the data.
-func (b *batch) searchScope(sc pcommon.InstrumentationScope, a around) {
+// searchResource searches a resource's attributes for what the owners of the records under it
+// withheld, a, and returns its schema URL searched.
+func (b *batch) searchResource(res pcommon.Resource, url string, a around) string {
+	b.searchShared(res.Attributes(), a)
+	return b.searchedSchema(url, a)
+}
+
+// searchScope searches an instrumentation scope for what the owners of the records under it withheld,
+// a, and returns its schema URL searched: its attributes, name and version. Under a saturated trace,
+// whose copies can no longer be found, the version goes whole (when it is long enough to hold a
+// remembered value); the name stays, as the service's name does: it says which instrumentation sent
+// the data.
+func (b *batch) searchScope(sc pcommon.InstrumentationScope, url string, a around) string {
+	b.searchShared(sc.Attributes(), a)
 	if a.saturated && len(sc.Version()) >= fingerprint.WindowLen {
 		sc.SetVersion(countsonly.Withheld)
 	}
 	if len(a.sets) > 0 {
 		b.content.scope(sc, a.sets)
 	}
+	return b.searchedSchema(url, a)
 }
 
 // searchedSchema is a schema URL redacted, or cleared under a saturated trace: a marker in its place
