@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Doc is one markdown file: its path relative to the repository root, and its lines.
@@ -352,4 +353,82 @@ func labelsInCell(cell string) []Label {
 		}
 		labels = append(labels, l)
 	}
+}
+
+// Heading is an ATX heading of the prose (# to ######).
+type Heading struct {
+	Line  int
+	Level int
+	Text  string
+	// Anchor is the fragment GitHub links the heading by: its text lower-cased, without punctuation
+	// (hyphens and underscores stay), spaces as hyphens, and -1, -2, ... after an anchor already taken.
+	Anchor string
+}
+
+var (
+	atxHeading = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
+	inlineLink = regexp.MustCompile(`\[([^\]]*)\]\(([^)\s]*)(?:\s+"[^"]*")?\)`)
+	// referenceLink is a link reference definition: [label]: target.
+	referenceLink = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*(\S+)`)
+	inlineCode    = regexp.MustCompile("`+[^`]*`+")
+)
+
+// Headings returns the document's headings, in order.
+func (d Doc) Headings() []Heading {
+	var out []Heading
+	taken := map[string]int{}
+	for i, line := range d.prose() {
+		m := atxHeading.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		h := Heading{Line: i + 1, Level: len(m[1]), Text: m[2]}
+		base := slug(h.Text)
+		h.Anchor = base
+		if n := taken[base]; n > 0 {
+			h.Anchor = fmt.Sprintf("%s-%d", base, n)
+		}
+		taken[base]++
+		out = append(out, h)
+	}
+	return out
+}
+
+// slug is GitHub's anchor for a heading's text: a link in it counts by its text.
+func slug(text string) string {
+	text = inlineLink.ReplaceAllString(text, "$1")
+	var b strings.Builder
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Link is a link of the prose: its target as written, a path relative to the document and an optional
+// #anchor, or a URL.
+type Link struct {
+	Line   int
+	Target string
+}
+
+// Links returns the inline links, images and link reference definitions of the prose, in order;
+// inline code is not read for them.
+func (d Doc) Links() []Link {
+	var out []Link
+	for i, line := range d.prose() {
+		line = inlineCode.ReplaceAllString(line, "")
+		if m := referenceLink.FindStringSubmatch(line); m != nil {
+			out = append(out, Link{Line: i + 1, Target: m[1]})
+			continue
+		}
+		for _, m := range inlineLink.FindAllStringSubmatch(line, -1) {
+			out = append(out, Link{Line: i + 1, Target: m[2]})
+		}
+	}
+	return out
 }

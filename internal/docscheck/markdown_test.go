@@ -82,3 +82,28 @@ func TestReadsMetricTables(t *testing.T) {
 		{Line: 11, Name: "m5"},
 	}, doc.Metrics())
 }
+
+func TestReadsHeadingsAndLinks(t *testing.T) {
+	doc := docscheck.Doc{Lines: []string{
+		"# Design rules", // 1
+		"## 1. Recognition (`internal/agentspan`)",                  // 2
+		"See [design](design.md#2-countsonly) and `[not](a link)`.", // 3
+		"```sh",                              // 4
+		"# not a heading, [nor](a link)",     // 5
+		"```",                                // 6
+		"### What the 1.2× target asks",      // 7
+		"## Limits",                          // 8
+		"## Limits",                          // 9
+		"[alpha]: https://example.com/alpha", // 10
+		"![a picture](img/a.png) [in page](#limits-1)", // 11
+	}}
+	var headings []string
+	for _, h := range doc.Headings() {
+		headings = append(headings, h.Anchor)
+	}
+	assert.Equal(t, []string{"design-rules", "1-recognition-internalagentspan", "what-the-12-target-asks", "limits", "limits-1"}, headings)
+	assert.Equal(t, []docscheck.Link{
+		{Line: 3, Target: "design.md#2-countsonly"}, {Line: 10, Target: "https://example.com/alpha"},
+		{Line: 11, Target: "img/a.png"}, {Line: 11, Target: "#limits-1"},
+	}, doc.Links())
+}
