@@ -10,7 +10,7 @@ BUILDER_VERSION := v0.161.0
 COLLECTOR := _build/otelcol-agent
 STATICCHECK := $(GO) tool -modfile=$(CURDIR)/internal/tools/go.mod staticcheck
 COMPONENTS := processor/shapeonly processor/agentguard
-GENERATED = $(shell find $(COMPONENTS) -path '*/internal/metadata*' -name '*.go'; ls $(addsuffix /generated_*_test.go,$(COMPONENTS)) $(addsuffix /documentation.md,$(COMPONENTS)))
+GENERATED = $(shell find $(COMPONENTS) -path '*/internal/metadata*' -name '*.go'; ls $(addsuffix /generated_*_test.go,$(COMPONENTS)) $(addsuffix /documentation.md,$(COMPONENTS))) docs/conventions.md
 # The distribution builds from the processors' module; test/ is a second module holding the suites
 # and tools that need heavy dependencies (Prometheus, Grafana's SDK, contrib processors), so a user who
 # adds our processors to their own build does not pull those in.
@@ -79,9 +79,9 @@ bench-e2e: build
 dashboards:
 	$(TEST) $(GO) run ./dashboards -out ../deploy/grafana/dashboards/agentotel.json
 
-## generate: regenerate mdatagen code from each metadata.yaml.
+## generate: regenerate mdatagen code from each metadata.yaml, and docs/conventions.md from the registry.
 generate:
-	$(GO) generate ./processor/...
+	$(GO) generate ./processor/... ./internal/agentspan/...
 
 ## check-generate: fail when regenerating would change a committed file.
 check-generate:

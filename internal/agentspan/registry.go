@@ -106,9 +106,10 @@ type flatTranscript struct {
 	layout *FlatLayout
 }
 
-// Builtin returns the conventions that ship with agentotel, in the order they claim spans: the most
-// specific first (ADK, Mastra, Strands, Spring AI, Pydantic AI, LangSmith, Logfire's OpenAI Agents, the
-// Anthropic SDK's and OpenLLMetry's LangChain spans write GenAI keys beside their own).
+// Builtin returns the conventions that ship with agentotel, in the order they claim spans: the more
+// specific first, so that a convention writing GenAI keys beside its own claims its spans before genai
+// does (docs/design.md, "One registry of conventions"). docs/conventions.md#claim-order is generated
+// from this list.
 func Builtin() []*Convention {
 	return []*Convention{&claudeCode, &geminiCLI, &codex, &googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &openLLMetry, &genAI, &openInference, &vercelAI, &langfuse, &genkit, &haystack, &mlflowTracing}
 }

@@ -24,10 +24,10 @@ type Doc struct {
 	Lines []string
 }
 
-// Read returns the markdown that documents agentotel: README.md, the processors' READMEs and
-// docs/*.md, in that order.
+// Read returns the markdown that documents agentotel: README.md, CONTRIBUTING.md, the processors'
+// READMEs and docs/*.md, in that order.
 func Read(root string) ([]Doc, error) {
-	paths := []string{"README.md", "processor/agentguard/README.md", "processor/shapeonly/README.md"}
+	paths := []string{"README.md", "CONTRIBUTING.md", "processor/agentguard/README.md", "processor/shapeonly/README.md"}
 	more, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		return nil, err
