@@ -126,8 +126,9 @@ type Summary struct {
 	Outcome                                      Outcome
 	Rounds, CutOffs, Continuations, EmptyReplies int
 	ToolFailures, JudgedSteps, UnjudgedSteps     int
-	// TurnEfficiency is max(0, 1-(rounds-1)*0.2), the eval's score for a run that needed more model
-	// round trips than one; NaN when the run made no model call agentguard saw.
+	// TurnEfficiency is max(0, 1-(rounds-1)*0.2): 1 for a run answered in one model call, 0.2 less for
+	// each further round trip (docs/design.md, section 7); NaN when the run made no model call
+	// agentguard saw.
 	TurnEfficiency float64
 }
 
