@@ -15,7 +15,8 @@ import (
 	"github.com/agentotel/agentotel/internal/agentgen"
 )
 
-// seedScenarios are the four traces the articles open with.
+// seedScenarios are the four scenarios sent by default: a healthy build poll, a docs search that gets
+// nowhere, an edit and its revert, and a customer lookup.
 var seedScenarios = []string{"deploy", "docs", "code", "support"}
 
 type config struct {

@@ -6,7 +6,7 @@
 // processors with runs whose right verdict is known.
 //
 //	agentgen -list                                   # scenarios and expected verdicts
-//	agentgen                                         # the four article seeds to 127.0.0.1:4317
+//	agentgen                                         # the four seed scenarios to 127.0.0.1:4317
 //	agentgen -scenario mix -count 1000 -rate 50 -protocol http
 //	agentgen -scenario support -convention vercel -out support.jsonl
 package main

@@ -73,7 +73,7 @@ type Options struct {
 	Base       time.Time // run start; zero means defaultBase, so a seed alone fixes the output
 }
 
-// defaultBase is the morning the article's served_at stamps come from; a fixed
+// defaultBase is the morning every run starts on when Options.Base is zero; a fixed
 // instant keeps Generate deterministic when the caller does not care about time.
 var defaultBase = time.Date(2026, 3, 17, 9, 0, 0, 0, time.UTC)
 
@@ -86,7 +86,8 @@ func Scenarios() []string {
 	return names
 }
 
-// Generate builds one run of the named scenario with the article's own values.
+// Generate builds one run of the named scenario with its fixed values (build ids, queries, agent
+// names): only a Mixer varies them.
 func Generate(scenario string, opts Options) (Run, error) {
 	sc, ok := lookup(scenario)
 	if !ok {
@@ -107,8 +108,8 @@ func baseOr(t time.Time) time.Time {
 }
 
 // generate draws every random value of a run from one source seeded by seed,
-// so the same seed always yields the same trace. vary randomises the values the
-// articles fix (build ids, queries, agent names) so that mixed runs differ.
+// so the same seed always yields the same trace. vary randomises the values a
+// scenario fixes (build ids, queries, agent names) so that mixed runs differ.
 func generate(sc scenario, w writer, seed uint64, base time.Time, vary bool) Run {
 	g := newGen(seed, sc.name, vary)
 	agent := sc.agent

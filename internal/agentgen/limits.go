@@ -81,8 +81,8 @@ func cutoffLeftRun(g *gen) script {
 // kbQuestion is a knowledge-base question, its search and the answer it gets.
 type kbQuestion struct{ question, query, title, id, answer string }
 
-// kbQuestions are the empty-reply scenarios' questions; the first is the
-// article values' one.
+// kbQuestions are the empty-reply scenarios' questions; the first is the one a
+// run that does not vary its values asks.
 var kbQuestions = []kbQuestion{
 	{"How do I rotate an API key?", "rotate API key", "Rotating API keys", "kb_112",
 		"Open Settings > API keys, create a new key, switch your clients to it, then revoke the old key."},

@@ -10,7 +10,7 @@ import (
 // Mixer deals runs over every scenario for load and soak tests. Scenarios are
 // dealt from a reshuffled deck rather than drawn independently, so any n at
 // least the number of scenarios covers them all while the order stays random.
-// Mixed runs also vary agent names and the values the articles fix.
+// Mixed runs also vary agent names and the values a single run fixes.
 type Mixer struct {
 	w    writer
 	gen  *gen

@@ -9,7 +9,7 @@ import (
 )
 
 // The poll scenarios all watch one CI build through get_build_status, the
-// tool the article's wait manifest declares (waiting: queued, running;
+// tool the README's wait manifest declares (waiting: queued, running;
 // terminal: success and friends). Every reply carries served_at and
 // request_id, the volatile fields a detector has to strip before comparing.
 

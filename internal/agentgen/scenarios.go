@@ -41,7 +41,7 @@ type scenario struct {
 	build   func(*gen) script
 }
 
-// scenarios are the four seed traces from the articles first, then the cases
+// scenarios are the four seed runs first (seedScenarios in cmd/agentgen), then the cases
 // that probe the edges of the wait manifest and the progress counter, then the
 // soft limits an agent loop ends on. A stuck run is still stuck when it ends.
 var scenarios = []scenario{

@@ -101,7 +101,8 @@ func (sp script) counts() Counts {
 	return c
 }
 
-// stamp selects the per-call envelope fields the article names as volatile.
+// stamp selects the per-call envelope fields that change on every call (served_at, request_id, ...),
+// which agentguard must set aside (volatile_fields) before comparing results.
 type stamp uint8
 
 const (

@@ -9,7 +9,7 @@ import (
 )
 
 // docQueries are reworded searches for one missing page; the first set is the
-// article's own.
+// one a run that does not vary its values sends.
 var docQueries = [][]string{
 	{"refund policy", "refund policy annual plans", "annual plan refund rules",
 		"what is the refund policy for annual subscriptions", "cancel annual plan money back"},
