@@ -191,8 +191,10 @@ var notes = map[string]note{
 			"results since the reply before",
 		Captured: "its own tracing in content mode, the tool runner; and its default, metadata only",
 		Configure: "none: a tool runner's call is its trace; `run_attributes: [gen_ai.conversation.id]` if a conversation spans traces " +
-			"(the SDK writes it from a request's `openTelemetry.conversationId` option, or a Session thread's id). Set " +
-			"`ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE=content` for agentguard to read results",
+			"(the SDK writes it from a request's `openTelemetry.conversationId` option, or a Session thread's id). Its default " +
+			"tracing (`metadata_only`) records no tool arguments or results: every step is unjudged and no run is called " +
+			"stuck, while stop reasons and token counts still give cut-offs, empty replies and outcomes. Set " +
+			"`ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE=content` (and shapeonly in the pipeline) for agentguard to judge its steps",
 	},
 	"openllmetry": {
 		Title: "OpenLLMetry",
@@ -241,8 +243,9 @@ var notes = map[string]note{
 	},
 	"genkit": {
 		Title: "Genkit",
-		Recognised: "`genkit:type` (any Genkit span), then `genkit:metadata:subtype` (`tool`; `model`; `flow` and `agent` are agents; " +
-			"`generate` turns, `genkit:type` `util`, are neither)",
+		Recognised: "`genkit:type` (any Genkit span), then `genkit:metadata:subtype` (`tool`; `model`; `flow` and `agent` are agents, since " +
+			"an application's agent loop is a flow around `generate`; `generate` turns, `genkit:type` `util`, which repeat the " +
+			"conversation, are neither: the model's own span is the model call)",
 		Tool: "`genkit:name`, on a tool span only (every action is named by it)",
 		CallID: "none: a tool span does not carry the `ref` its request gave (results in transcripts are matched by name, or by the " +
 			"`ref` of their `toolRequest` / `toolResponse` parts)",
