@@ -76,7 +76,7 @@ demo() {
 
 	== where to look next ==
 	metrics        $metrics (otelcol_processor_agentguard_*, otelcol_processor_shapeonly_*)
-	dashboard      deploy/grafana/dashboards/agentotel.json; Prometheus, alerts: README "Alert in Grafana"
+	dashboard      deploy/grafana/dashboards/agentotel.json; Prometheus, alerts: docs/alerting.md
 	spans          $DEMO_DIR/received.jsonl and exported.jsonl (OTLP JSON), every span printed: $log
 	your pipeline  README "Drop into your pipeline"; the rules both processors follow: docs/design.md
 	more runs      $DEMO_DIR/bin/agentgen -list; $DEMO_DIR/bin/agentgen -scenario mix -count 100
