@@ -240,7 +240,7 @@ func TestDeclaredConventionsAreValidated(t *testing.T) {
 	}
 }
 
-// TestREADMEDeclarationReadsTheUnknownSDK: the declaration the README shows for agentgen's unknown SDK
+// TestREADMEDeclarationReadsTheUnknownSDK: the declaration docs/conventions.md shows for agentgen's unknown SDK
 // turns its unjudged docs run into a judged, stuck one, and names its runs and agents.
 func TestREADMEDeclarationReadsTheUnknownSDK(t *testing.T) {
 	run, err := agentgen.Generate("docs", agentgen.Options{Convention: agentgen.Unknown, Seed: 5})
