@@ -65,7 +65,8 @@ const (
 
 // holdsWord reports whether text holds name as a word: at some place neither the character before it
 // nor the one after continues a name (a letter, a digit, '_' or '-'; see boundary). A name that begins
-// or ends with another character needs no boundary there; an empty name is nowhere.
+// or ends with another character needs no boundary there; an empty name is nowhere. The rule is
+// docs/design.md's, section 3, "Which data is withheld".
 func holdsWord(text []byte, name string, b boundary) bool {
 	if name == "" {
 		return false

@@ -47,7 +47,7 @@ func judgedBy(t *testing.T, td ptrace.Traces, ld plog.Logs, logsFirst bool) (map
 }
 
 // withoutAgent drops the agent label: a run's records reach agentguard before the agent span that
-// names its agent, so its steps are counted under the service's name (README, "Runs").
+// names its agent, so its steps are counted under the service's name (processor/agentguard/README.md, "Runs and steps").
 func withoutAgent(labels string) string {
 	var kept []string
 	for _, kv := range strings.Split(labels, ",") {
