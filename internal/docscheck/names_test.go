@@ -35,33 +35,12 @@ func readDocs(t *testing.T) []docscheck.Doc {
 	return docs
 }
 
-// metric is one metric a processor's metadata.yaml declares, by the name the collector serves it under.
-type metric struct {
-	histogram bool
-}
-
-// servedMetrics reads processor/*/metadata.yaml: the collector serves each telemetry metric as otelcol_
-// followed by its key.
-func servedMetrics(t *testing.T) map[string]metric {
+// servedMetrics are the metrics processor/*/metadata.yaml declares, by the names the collector serves.
+func servedMetrics(t *testing.T) map[string]docscheck.Declared {
 	t.Helper()
-	out := map[string]metric{}
-	for _, p := range []string{"agentguard", "shapeonly"} {
-		raw, err := os.ReadFile(filepath.Join(collectortest.RepoRoot(t), "processor", p, "metadata.yaml"))
-		require.NoError(t, err)
-		var md struct {
-			Telemetry struct {
-				Metrics map[string]struct {
-					Histogram any `yaml:"histogram"`
-				} `yaml:"metrics"`
-			} `yaml:"telemetry"`
-		}
-		require.NoError(t, yaml.Unmarshal(raw, &md), "processor/%s/metadata.yaml", p)
-		require.NotEmpty(t, md.Telemetry.Metrics, "processor/%s/metadata.yaml declares no metric", p)
-		for key, m := range md.Telemetry.Metrics {
-			out["otelcol_"+key] = metric{histogram: m.Histogram != nil}
-		}
-	}
-	return out
+	served, err := docscheck.DeclaredMetrics(collectortest.RepoRoot(t))
+	require.NoError(t, err)
+	return served
 }
 
 var metricName = regexp.MustCompile(`otelcol_processor_(?:agentguard|shapeonly)_[a-z0-9_]*`)
@@ -98,7 +77,7 @@ func TestMetricNamesExist(t *testing.T) {
 				case !ok:
 					t.Errorf("%s: %s is not a metric of processor/*/metadata.yaml", doc.At(i+1), name)
 				case suffix == "":
-				case !m.histogram:
+				case !m.Histogram:
 					t.Errorf("%s: %s: %s is not a histogram, so it has no %s series", doc.At(i+1), name, base, suffix)
 				}
 			}

@@ -6,7 +6,7 @@
 // builder config against what test/dropin builds, Prometheus and Alertmanager YAML against the rules;
 // and every block that configures shapeonly or agentguard through the processor it configures, on
 // generated agent runs, so that pasting a block can never weaken what the processors promise. It also
-// checks the labels the built collector really serves against docs/alerting.md. It needs the
+// checks the labels the built collector really serves against the metrics' metadata.yaml. It needs the
 // distribution `make build` writes to _build/.
 package docs
 
