@@ -370,16 +370,16 @@ func (g *guard) runKeys(spans []seen, traceRuns map[pcommon.TraceID]string) map[
 	}
 	keys := map[pcommon.TraceID]string{}
 	now := g.now()
-	g.runs.mu.Lock()
-	defer g.runs.mu.Unlock()
-	for _, s := range spans {
-		if s.trace.IsEmpty() {
-			continue
+	g.runs.update(func(r *runs) {
+		for _, s := range spans {
+			if s.trace.IsEmpty() {
+				continue
+			}
+			if _, done := keys[s.trace]; !done {
+				keys[s.trace] = r.traceRun(s.trace[:], traceRuns[s.trace], now)
+			}
 		}
-		if _, done := keys[s.trace]; !done {
-			keys[s.trace] = g.runs.traceRun(s.trace[:], traceRuns[s.trace], now)
-		}
-	}
+	})
 	return keys
 }
 
@@ -390,11 +390,11 @@ func (g *guard) peek(batch map[runKey]*runBatch) {
 		return
 	}
 	now := g.now()
-	g.runs.mu.Lock()
-	defer g.runs.mu.Unlock()
-	for _, rb := range batch {
-		rb.late = g.runs.hasEnded(rb.state, now)
-	}
+	g.runs.update(func(r *runs) {
+		for _, rb := range batch {
+			rb.late = r.hasEnded(rb.state, now)
+		}
+	})
 }
 
 // runName is what annotations call a run: its run attribute, a run or session id one of its spans

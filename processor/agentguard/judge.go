@@ -5,6 +5,7 @@ package agentguard
 
 import (
 	"context"
+	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
@@ -19,40 +20,13 @@ func (g *guard) judge(ctx context.Context, batch map[runKey]*runBatch, buf *buff
 	}
 	var started int64
 	now := g.now()
-	g.runs.mu.Lock()
-	for _, rb := range batch {
-		key := rb.state
-		if rb.late {
-			g.judgeLate(rb)
-			continue
-		}
-		st, created := g.runs.get(key, now)
-		if created {
-			started++
-			st.first = rb.first
-		}
-		st.first, st.last = min(st.first, rb.first), max(st.last, rb.last)
-		// Without a traces pipeline no root span ends a run: it ends by idling.
-		st.idles = st.idles || rb.idles || !g.traces.Load()
-		st.agent = firstNonEmpty(rb.agent, st.agent, rb.service, unknownAgent)
-		if rb.id != "" || st.id == "" {
-			st.id = runName(rb.key, rb.id)
-		}
-		rb.counters = g.runs.countersOf(st.agent)
-		for i := range rb.events {
-			g.observe(st, rb, &rb.events[i], buf)
-		}
-		rb.name = st.id
-		if rb.hasRoot {
-			st.sawRoot = true
-			// The trace's root span ends last: the run is over. A run keyed by attribute spans several
-			// traces and ends only by idling out.
-			if rb.key.attr == "" {
-				rb.summary, rb.ended = g.runs.end(key, st, rb.root.Status().Code() == ptrace.StatusCodeError, g.logs.Load(), now), true
+	g.runs.update(func(r *runs) {
+		for _, rb := range batch {
+			if g.judgeRun(r, rb, buf, now) {
+				started++
 			}
 		}
-	}
-	g.runs.mu.Unlock()
+	})
 
 	var t tally
 	for _, rb := range batch {
@@ -102,6 +76,41 @@ func (g *guard) judge(ctx context.Context, batch map[runKey]*runBatch, buf *buff
 	g.flush(ctx)
 }
 
+// judgeRun runs one run's part of a batch through the run's state, and reports whether the run is new.
+// r is the run state, locked (runTable.update).
+func (g *guard) judgeRun(r *runs, rb *runBatch, buf *buffers, now time.Time) (created bool) {
+	key := rb.state
+	if rb.late {
+		g.judgeLate(r, rb)
+		return false
+	}
+	st, created := r.get(key, now)
+	if created {
+		st.first = rb.first
+	}
+	st.first, st.last = min(st.first, rb.first), max(st.last, rb.last)
+	// Without a traces pipeline no root span ends a run: it ends by idling.
+	st.idles = st.idles || rb.idles || !g.traces.Load()
+	st.agent = firstNonEmpty(rb.agent, st.agent, rb.service, unknownAgent)
+	if rb.id != "" || st.id == "" {
+		st.id = runName(rb.key, rb.id)
+	}
+	rb.counters = r.countersOf(st.agent)
+	for i := range rb.events {
+		g.observe(r, st, rb, &rb.events[i], buf)
+	}
+	rb.name = st.id
+	if rb.hasRoot {
+		st.sawRoot = true
+		// The trace's root span ends last: the run is over. A run keyed by attribute spans several
+		// traces and ends only by idling out.
+		if rb.key.attr == "" {
+			rb.summary, rb.ended = r.end(key, st, rb.root.Status().Code() == ptrace.StatusCodeError, g.logs.Load(), now), true
+		}
+	}
+	return created
+}
+
 // tally adds up what a batch's verdicts count apart from the steps.
 type tally struct{ exempt, waiting, forgotten int64 }
 
@@ -114,12 +123,12 @@ func (t *tally) add(v progress.Verdict) {
 // observe judges one event of a run against its state. A call seen before is passed over; a tool
 // call whose result cannot be read waits for its request when the run's model calls carry theirs;
 // a request's latest round judges the steps that wait for it, and, in a run no tool call of which
-// carries its own result, is the run's steps. The caller holds mu.
-func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
+// carries its own result, is the run's steps. r is the run state, locked (runTable.update).
+func (g *guard) observe(r *runs, st *runState, rb *runBatch, e *event, buf *buffers) {
 	switch e.kind {
 	case eventTool:
-		e.calls = g.runs.toolCalls(rb.counters, e.step.Tool)
-		if g.runs.policy.Judgeable(e.step) {
+		e.calls = r.toolCalls(rb.counters, e.step.Tool)
+		if r.policy.Judgeable(e.step) {
 			if waited := st.ledger.Take(e.id, nil); !waited && st.ledger.Counted(e.id) {
 				e.skip = true
 				return
@@ -140,7 +149,7 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 			// tool_result), on the call's span.
 			e.pend = true
 			buf.given = st.ledger.Pend(e.id, e.step, buf.given[:0])
-			g.runs.judgeUnread(st, rb.counters, buf.given)
+			r.judgeUnread(st, rb.counters, buf.given)
 			return
 		}
 		e.verdict = st.progress.Observe(e.step)
@@ -155,7 +164,7 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 				continue
 			}
 			rs.verdict, rs.judged = st.progress.Observe(rs.step), true
-			rs.calls = g.runs.toolCalls(rb.counters, rs.step.Tool)
+			rs.calls = r.toolCalls(rb.counters, rs.step.Tool)
 			st.ledger.Count(rs.id)
 		}
 		if e.kind != eventModel {
@@ -168,7 +177,7 @@ func (g *guard) observe(st *runState, rb *runBatch, e *event, buf *buffers) {
 			g.count(st, e.id)
 		}
 		buf.given = st.ledger.ModelCall(buf.given[:0])
-		g.runs.judgeUnread(st, rb.counters, buf.given)
+		r.judgeUnread(st, rb.counters, buf.given)
 	}
 }
 
@@ -195,8 +204,8 @@ func resolve(s, waiting *progress.Step) {
 // judgeLate names the run of spans and records that came after the root span that ended it: too
 // late for its account, they are no new run, and their tool calls are annotated unjudged. They are
 // not counted: most are a second sighting of a call the run judged (a CLI's tool record after its
-// span). The caller holds mu.
-func (g *guard) judgeLate(rb *runBatch) {
-	rb.counters = g.runs.countersOf(firstNonEmpty(rb.agent, rb.service, unknownAgent))
+// span). r is the run state, locked.
+func (g *guard) judgeLate(r *runs, rb *runBatch) {
+	rb.counters = r.countersOf(firstNonEmpty(rb.agent, rb.service, unknownAgent))
 	rb.name = runName(rb.key, rb.id)
 }

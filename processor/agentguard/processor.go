@@ -33,7 +33,7 @@ type guard struct {
 	toolNames  *toolname.Set
 	toolKeys   map[string]string
 	normaliser *digest.Normaliser
-	runs       *runs
+	runs       *runTable
 	telemetry  *metadata.TelemetryBuilder
 	scratch    sync.Pool
 	buffers    sync.Pool // *buffers, one per batch in flight
@@ -55,7 +55,7 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		cfg:        cfg,
 		registry:   agentspan.NewRegistry(cfg.Conventions, 0), // JSON read to the lexer's default depth, as the digests read it
 		normaliser: digest.New(cfg.VolatileFields, digest.Limits{}),
-		runs:       newRuns(cfg, policyOf(cfg)),
+		runs:       newRunTable(cfg, policyOf(cfg)),
 		toolKeys:   map[string]string{},
 		telemetry:  tb,
 		scratch:    sync.Pool{New: func() any { return new(digest.Scratch) }},

@@ -17,14 +17,15 @@ import (
 // in docs/design.md, section 6.
 
 // readsRequests reports whether a run's requests are read for its steps: it holds steps waiting for
-// their result, or no tool call of it could be read so far. The caller holds mu.
+// their result, or no tool call of it could be read so far. It runs under the run state's lock.
 func (st *runState) readsRequests() bool { return !st.readableTools || st.ledger.Pending() }
 
 // request reads a model call's or request event's latest round where the run needs it. The run's
 // first request brings no step: its results, if any, are an earlier conversation's. Whether a model
 // call carries its request is asked until one of the run does (the ledger holds unread steps only for
-// runs whose requests can show them), and where the request is to be read. The caller holds mu: this
-// is the path of the runs agentguard reads from their requests, and reading is what judging them is.
+// runs whose requests can show them), and where the request is to be read. It runs under the run
+// state's lock (runTable.update): this is the path of the runs agentguard reads from their requests,
+// and reading is what judging them is.
 func (g *guard) request(st *runState, e *event, buf *buffers) {
 	read := st.readsRequests()
 	if e.kind == eventModel && (read || !st.requests) {

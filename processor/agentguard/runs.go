@@ -12,11 +12,56 @@ import (
 	"github.com/agentotel/agentotel/internal/recent"
 )
 
+// runTable owns the run state and the lock that guards it: every use of the state goes through its
+// methods, which take the lock, so no caller locks it or reaches the state unlocked. A batch reads and
+// changes many runs, and the lookups before it must see the state as one, so update hands the state to
+// a function for as long as it holds the lock; the idle timer and telemetry use the small methods.
+type runTable struct {
+	mu    sync.Mutex
+	state *runs
+}
+
+func newRunTable(cfg *Config, policy *progress.Config) *runTable {
+	return &runTable{state: newRuns(cfg, policy)}
+}
+
+// update calls fn with the state, under the lock. fn must not keep the state or anything it points to
+// past its return, nor call another method of the table.
+func (t *runTable) update(fn func(r *runs)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fn(t.state)
+}
+
+// active expires idle runs and returns how many are held.
+func (t *runTable) active(now time.Time) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.state.active(now)
+}
+
+// take returns and resets what waits for telemetry: the evictions, and the runs that finished.
+func (t *runTable) take() (recent.Evicted, []finishedRun) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.state.take()
+}
+
+// eachAgent calls fn with the counters of every agent label, under the lock (the set of agents grows
+// as runs are judged; each counter is read atomically).
+func (t *runTable) eachAgent(fn func(*agentCounters)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, a := range t.state.agents {
+		fn(a)
+	}
+}
+
 // runs is the state agentguard holds: one progress.Run per run in flight, bounded in count and idle
 // time; the run each trace belongs to when runs are grouped by attribute; and the labelled counters of
 // the agent and tool names admitted as metric labels, bounded so cardinality cannot grow with traffic.
+// It is reached only through runTable, under its lock.
 type runs struct {
-	mu     sync.Mutex
 	byKey  *recent.Map[*runState]
 	traces *recent.Map[string] // trace id -> run attribute value, learnt from any span of the trace
 	// ended are runs their root span ended, for run_idle_timeout: a record or span of one that comes
@@ -83,7 +128,7 @@ func newRuns(cfg *Config, policy *progress.Config) *runs {
 	return r
 }
 
-// get returns a run's state, creating it when new, and marks the run active now. The caller holds mu.
+// get returns a run's state, creating it when new, and marks the run active now.
 func (r *runs) get(key string, now time.Time) (st *runState, created bool) {
 	st, ok := r.byKey.Get([]byte(key), now)
 	if !ok {
@@ -94,7 +139,7 @@ func (r *runs) get(key string, now time.Time) (st *runState, created bool) {
 }
 
 // end forgets a run whose root span has ended and returns its account; remember keeps it as ended,
-// for the records that may follow it (a logs pipeline's). The caller holds mu.
+// for the records that may follow it (a logs pipeline's).
 func (r *runs) end(key string, st *runState, rootFailed, remember bool, now time.Time) progress.Summary {
 	r.byKey.Delete(key)
 	if remember {
@@ -103,13 +148,13 @@ func (r *runs) end(key string, st *runState, rootFailed, remember bool, now time
 	return r.finish(st, progress.Ending{RootFailed: rootFailed})
 }
 
-// hasEnded reports whether a run's root span ended it lately. The caller holds mu.
+// hasEnded reports whether a run's root span ended it lately.
 func (r *runs) hasEnded(key string, now time.Time) bool {
 	_, ok := r.ended.Get([]byte(key), now)
 	return ok
 }
 
-// finish decides how a run ended, counts it, and queues it for the histograms. The caller holds mu.
+// finish decides how a run ended, counts it, and queues it for the histograms.
 func (r *runs) finish(st *runState, e progress.Ending) progress.Summary {
 	agent := r.countersOf(st.agent)
 	// What still waits for its result will not get it: those steps are unjudged.
@@ -125,7 +170,7 @@ func (r *runs) finish(st *runState, e progress.Ending) progress.Summary {
 }
 
 // judgeUnread judges the steps the ledger gave up, whose result was never read: unjudged, and
-// counted so. Their spans were annotated unjudged when they passed. The caller holds mu.
+// counted so. Their spans were annotated unjudged when they passed.
 func (r *runs) judgeUnread(st *runState, agent *agentCounters, given []progress.Step) {
 	for _, s := range given {
 		countStep(agent, r.toolCalls(agent, s.Tool), s, st.progress.Observe(s))
@@ -134,16 +179,13 @@ func (r *runs) judgeUnread(st *runState, agent *agentCounters, given []progress.
 
 // active expires idle runs and returns how many are held.
 func (r *runs) active(now time.Time) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.byKey.Expire(now)
 	r.traces.Expire(now)
 	r.ended.Expire(now)
 	return r.byKey.Len()
 }
 
-// traceRun returns the run a trace was seen in before, and remembers the one it is seen in now. The
-// caller holds mu.
+// traceRun returns the run a trace was seen in before, and remembers the one it is seen in now.
 func (r *runs) traceRun(trace []byte, run string, now time.Time) string {
 	if run != "" {
 		r.traces.Put(string(trace), run, now)
@@ -153,7 +195,7 @@ func (r *runs) traceRun(trace []byte, run string, now time.Time) string {
 	return run
 }
 
-// take returns and resets what waits for telemetry. The caller holds mu.
+// take returns and resets what waits for telemetry.
 func (r *runs) take() (ev recent.Evicted, finished []finishedRun) {
 	ev, finished = r.byKey.TakeEvicted(), r.finished
 	r.finished = nil
@@ -161,7 +203,7 @@ func (r *runs) take() (ev recent.Evicted, finished []finishedRun) {
 }
 
 // countersOf returns the counters of an agent name: its own until max_agent_names agents have
-// them, those of "other" past it. The caller holds mu.
+// them, those of "other" past it.
 func (r *runs) countersOf(agent string) *agentCounters {
 	if a, ok := r.agents[agent]; ok {
 		return a
@@ -179,7 +221,7 @@ func (r *runs) countersOf(agent string) *agentCounters {
 }
 
 // toolCalls returns the tool-call counters of an agent and a tool name, the tool labelled as
-// max_tool_names allows: a name admitted as a label is found with one lookup. The caller holds mu.
+// max_tool_names allows: a name admitted as a label is found with one lookup.
 func (r *runs) toolCalls(agent *agentCounters, tool string) []series {
 	if calls, ok := agent.calls[tool]; ok {
 		return calls

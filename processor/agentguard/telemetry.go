@@ -174,11 +174,7 @@ func countModel(agent *agentCounters, c progress.ModelCall, v progress.ModelVerd
 func (g *guard) observeSeries(tb *metadata.TelemetryBuilder) error {
 	byAgent := func(pick func(*agentCounters) []series) metric.Int64Callback {
 		return func(_ context.Context, o metric.Int64Observer) error {
-			g.runs.mu.Lock()
-			defer g.runs.mu.Unlock()
-			for _, a := range g.runs.agents {
-				observe(o, pick(a))
-			}
+			g.runs.eachAgent(func(a *agentCounters) { observe(o, pick(a)) })
 			return nil
 		}
 	}
@@ -188,13 +184,11 @@ func (g *guard) observeSeries(tb *metadata.TelemetryBuilder) error {
 		tb.RegisterProcessorAgentguardRunsFinishedCallback(byAgent(func(a *agentCounters) []series { return a.finished })),
 		tb.RegisterProcessorAgentguardModelCallsCallback(byAgent(func(a *agentCounters) []series { return a.models })),
 		tb.RegisterProcessorAgentguardToolCallsCallback(func(_ context.Context, o metric.Int64Observer) error {
-			g.runs.mu.Lock()
-			defer g.runs.mu.Unlock()
-			for _, a := range g.runs.agents {
+			g.runs.eachAgent(func(a *agentCounters) {
 				for _, calls := range a.calls {
 					observe(o, calls)
 				}
-			}
+			})
 			return nil
 		}),
 		tb.RegisterProcessorAgentguardRunsActiveCallback(func(_ context.Context, o metric.Int64Observer) error {
@@ -224,9 +218,7 @@ func (g *guard) serveZeros() {
 
 // flush records what the run state queued: the finished runs' rounds and durations, and evictions.
 func (g *guard) flush(ctx context.Context) {
-	g.runs.mu.Lock()
 	ev, finished := g.runs.take()
-	g.runs.mu.Unlock()
 	m := g.telemetry
 	for _, f := range finished {
 		// A run whose model calls agentguard never saw has no rounds to count: recording 0 would read
