@@ -4,13 +4,13 @@
 package agentguard
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"time"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/confighint"
 	"github.com/agentotel/agentotel/internal/digest"
 	"github.com/agentotel/agentotel/internal/toolname"
 )
@@ -92,7 +92,8 @@ func createDefaultConfig() *Config {
 	}
 }
 
-// Validate reports every problem at once, each with its field and what is allowed.
+// Validate reports every problem at once, each with its field and what is allowed, ordered by field
+// path (confighint.JoinByPath): the same configuration reads the same on every run.
 func (c *Config) Validate() error {
 	var errs []error
 	check := func(ok bool, format string, args ...any) {
@@ -123,7 +124,7 @@ func (c *Config) Validate() error {
 		}
 		byName[n] = name
 	}
-	return errors.Join(errs...)
+	return confighint.JoinByPath(errs...)
 }
 
 func (t ToolConfig) validate(name string, budget time.Duration) []error {

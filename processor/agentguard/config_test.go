@@ -5,6 +5,7 @@ package agentguard
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/confighint/confighinttest"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadata"
 )
@@ -56,5 +58,46 @@ func TestInvalidConfigNamesEveryField(t *testing.T) {
 		"tools::search::state_field",
 	} {
 		assert.Contains(t, err.Error(), want)
+	}
+}
+
+// TestValidateOrdersErrorsByPath: the errors of a configuration with many invalid entries, several of
+// them in the tools map, come out sorted by field path, the same on every call (run with -count=20).
+func TestValidateOrdersErrorsByPath(t *testing.T) {
+	invalid := func() *Config {
+		cfg := createDefaultConfig()
+		cfg.NoProgressLimit, cfg.MaxRuns, cfg.LoopWindow = 0, 0, 1
+		cfg.RunBudget = 10 * time.Minute
+		cfg.Conventions = []agentspan.Declared{{Name: "mysdk", ToolName: "mysdk.tool"}}
+		cfg.Tools = map[string]ToolConfig{
+			"poll_forever":     {Kind: "wait", ProgressField: "status", WaitingValues: []string{"queued"}, TerminalValues: []string{"done"}},
+			"edit_file":        {Kind: "writes"},
+			"search":           {StateField: "sha"},
+			"get_build_status": {Kind: "wait", ProgressField: "status", WaitingValues: []string{"queued"}, MaxWait: 20 * time.Minute},
+			"Search":           {},
+			"wait_for_it":      {Kind: "wait"},
+		}
+		return cfg
+	}
+	want := []string{
+		"conventions[0]::match: set attribute (and optionally value) or scope, e.g. {attribute: mysdk.kind, value: tool}",
+		"loop_window: 1: must be between 2 and 64",
+		"max_runs: 0: must be between 1 and 10000000",
+		"no_progress_limit: 0: must be between 1 and 1000",
+		`tools::edit_file::kind: "writes": must be read, write or wait`,
+		"tools::get_build_status::max_wait: 20m0s does not fit inside run_budget 10m0s",
+		"tools::get_build_status::terminal_values: a wait tool must list the states that end the wait",
+		"tools::poll_forever::max_wait: 0s: a wait tool needs a positive deadline, e.g. 20m",
+		"tools::search: names the same tool as tools::Search (names compare case-insensitively)",
+		"tools::search::state_field: only a write tool has a state_field",
+		"tools::wait_for_it::max_wait: 0s: a wait tool needs a positive deadline, e.g. 20m",
+		"tools::wait_for_it::progress_field: a wait tool must name the result field holding its state",
+		"tools::wait_for_it::terminal_values: a wait tool must list the states that end the wait",
+		"tools::wait_for_it::waiting_values: a wait tool must list the states that may repeat",
+	}
+	for range 20 {
+		err := invalid().Validate()
+		require.Error(t, err)
+		require.Equal(t, want, strings.Split(err.Error(), "\n"))
 	}
 }
