@@ -22,9 +22,12 @@ func JoinByPath(errs ...error) error {
 	for _, err := range errs {
 		flat = appendFlat(flat, err)
 	}
-	slices.SortStableFunc(flat, func(a, b error) int { return comparePaths(pathOf(a), pathOf(b)) })
+	slices.SortStableFunc(flat, func(a, b error) int { return comparePaths(PathOf(a), PathOf(b)) })
 	return errors.Join(flat...)
 }
+
+// Split lists the errors err joins (errors.Join, at any depth), or err alone; none for nil.
+func Split(err error) []error { return appendFlat(nil, err) }
 
 func appendFlat(dst []error, err error) []error {
 	if err == nil {
@@ -39,8 +42,8 @@ func appendFlat(dst []error, err error) []error {
 	return append(dst, err)
 }
 
-// pathOf is the field path an error message starts with.
-func pathOf(err error) string {
+// PathOf is the field path a configuration error starts with: its text before the first ": ".
+func PathOf(err error) string {
 	path, _, _ := strings.Cut(err.Error(), ": ")
 	return path
 }
