@@ -13,15 +13,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/docscheck"
+	"github.com/agentotel/agentotel/internal/repo"
 )
 
 // TestAlertingLinksEachMetricsLabels: docs/alerting.md's metric table lists every metric a
 // metadata.yaml declares, once, and gives each a link to its section of its processor's generated
 // documentation.md, where mdatagen writes the metric's labels and their values; the section exists.
 func TestAlertingLinksEachMetricsLabels(t *testing.T) {
-	root := collectortest.RepoRoot(t)
+	root := repo.Root(t)
 	declared := servedMetrics(t)
 	docs := readDocs(t)
 	i := slices.IndexFunc(docs, func(d docscheck.Doc) bool { return d.Path == "docs/alerting.md" })

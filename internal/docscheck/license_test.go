@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/repo"
 )
 
 const spdx = "SPDX-License-Identifier: Apache-2.0"
@@ -19,7 +19,7 @@ const spdx = "SPDX-License-Identifier: Apache-2.0"
 // the capture scripts, the Makefile) names its licence in its first lines; generated code is left as
 // its generator writes it.
 func TestSourceFilesCarryLicense(t *testing.T) {
-	root := collectortest.RepoRoot(t)
+	root := repo.Root(t)
 	checked := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

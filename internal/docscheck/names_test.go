@@ -22,15 +22,15 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/docscheck"
+	"github.com/agentotel/agentotel/internal/repo"
 	"github.com/agentotel/agentotel/processor/agentguard"
 	"github.com/agentotel/agentotel/processor/shapeonly"
 )
 
 func readDocs(t *testing.T) []docscheck.Doc {
 	t.Helper()
-	docs, err := docscheck.Read(collectortest.RepoRoot(t))
+	docs, err := docscheck.Read(repo.Root(t))
 	require.NoError(t, err)
 	return docs
 }
@@ -38,7 +38,7 @@ func readDocs(t *testing.T) []docscheck.Doc {
 // servedMetrics are the metrics processor/*/metadata.yaml declares, by the names the collector serves.
 func servedMetrics(t *testing.T) map[string]docscheck.Declared {
 	t.Helper()
-	served, err := docscheck.DeclaredMetrics(collectortest.RepoRoot(t))
+	served, err := docscheck.DeclaredMetrics(repo.Root(t))
 	require.NoError(t, err)
 	return served
 }
@@ -113,7 +113,7 @@ func annotationNames(t *testing.T) map[string]bool {
 // agentguard's span events, with their attribute keys.
 func recipeMetrics(t *testing.T) map[string][]string {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(collectortest.RepoRoot(t), "deploy", "recipes", "*.yaml"))
+	paths, err := filepath.Glob(filepath.Join(repo.Root(t), "deploy", "recipes", "*.yaml"))
 	require.NoError(t, err)
 	out := map[string][]string{}
 	for _, path := range paths {

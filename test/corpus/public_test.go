@@ -27,7 +27,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor/processortest"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/repo"
 	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard"
 )
@@ -165,7 +165,7 @@ func TestPublicCorpusDocumented(t *testing.T) {
 }
 
 func detectionDoc(t *testing.T) []byte {
-	doc, err := os.ReadFile(filepath.Join(collectortest.RepoRoot(t), "docs", "detection.md"))
+	doc, err := os.ReadFile(filepath.Join(repo.Root(t), "docs", "detection.md"))
 	require.NoError(t, err)
 	return doc
 }
@@ -194,7 +194,7 @@ func figures(tp, fp, fn, tn int) string {
 
 func judgeAll(t *testing.T) []outcome {
 	t.Helper()
-	dir := filepath.Join(collectortest.RepoRoot(t), "testdata", "corpus", "public")
+	dir := filepath.Join(repo.Root(t), "testdata", "corpus", "public")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files, "no cases in %s", dir)

@@ -23,8 +23,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/docscheck"
+	"github.com/agentotel/agentotel/internal/repo"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 	"github.com/agentotel/agentotel/test/promcheck"
 )
 
@@ -46,7 +47,7 @@ var sections = []string{"receivers", "processors", "exporters", "connectors", "e
 // TestConfigBlocks places every ```yaml block of the docs and checks it by what it is. A block this test
 // cannot place fails it: a new kind of block needs a check here.
 func TestConfigBlocks(t *testing.T) {
-	root := collectortest.RepoRoot(t)
+	root := repo.Root(t)
 	docs, err := docscheck.Read(root)
 	require.NoError(t, err)
 	blocks := 0

@@ -15,8 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/docscheck"
+	"github.com/agentotel/agentotel/internal/repo"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // metricPattern matches the families our processors serve.
@@ -28,7 +29,7 @@ var metricPattern = regexp.MustCompile(`^otelcol_processor_(?:agentguard|shapeon
 // metadata.yaml declares (and its documentation.md lists). The page says the collector adds no label of
 // its own to them; a release that adds one fails here.
 func TestServedLabelsAreDocumented(t *testing.T) {
-	root := collectortest.RepoRoot(t)
+	root := repo.Root(t)
 	// The preamble again after the default config: its free ports win over the config's fixed ones, and
 	// the debug exporter no longer prints every span.
 	c := collectortest.Start(t, collectortest.Preamble+"exporters:\n  debug: {verbosity: basic}\n", nil,

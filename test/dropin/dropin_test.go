@@ -29,8 +29,9 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/repo"
 	"github.com/agentotel/agentotel/internal/walk"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 const (
@@ -53,7 +54,7 @@ func TestReadmeDropIn(t *testing.T) {
 		t.Skip("builds a collector distribution with ocb; skipped in -short mode")
 	}
 	builder := locateBuilder(t)
-	root := collectortest.RepoRoot(t)
+	root := repo.Root(t)
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	require.NoError(t, err)
 

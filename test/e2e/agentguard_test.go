@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/walk"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 	"github.com/agentotel/agentotel/test/promcheck"
 )
 

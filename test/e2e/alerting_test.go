@@ -16,7 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/repo"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // TestStuckRunAlertFiresInPrometheus runs Debian's Prometheus server on loopback, scraping the built
@@ -83,7 +84,7 @@ func alerts(t *testing.T, prom, name, state string) []alert {
 func startPrometheus(t *testing.T, bin, target string) string {
 	t.Helper()
 	dir := t.TempDir()
-	rules := filepath.Join(collectortest.RepoRoot(t), "deploy", "prometheus", "agentotel-rules.yaml")
+	rules := filepath.Join(repo.Root(t), "deploy", "prometheus", "agentotel-rules.yaml")
 	cfg := fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
 rule_files: [%q]
 scrape_configs:

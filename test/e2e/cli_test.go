@@ -14,8 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/payloads"
+	"github.com/agentotel/agentotel/internal/repo"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // cliConfig puts both processors in the traces and the logs pipeline, as deploy/otelcol-agent.yaml
@@ -56,7 +57,7 @@ service:
 func TestCodingAgentCLIsThroughTheCollector(t *testing.T) {
 	logsOut := filepath.Join(t.TempDir(), "logs.jsonl")
 	c := collectortest.Start(t, cliConfig, map[string]string{"Logs": logsOut})
-	root := filepath.Join(collectortest.RepoRoot(t), "testdata", "formats", "cli")
+	root := filepath.Join(repo.Root(t), "testdata", "formats", "cli")
 	agents := map[string]string{"claude-code": "claude-code", "gemini-cli": "gemini-cli", "codex": "codex_exec"}
 	for cli := range agents {
 		for _, scenario := range []string{"build-poll", "docs-search", "edit-revert", "support"} {

@@ -14,7 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/repo"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // TestShippedConfigsValidate runs `otelcol-agent validate` on every collector config the repository
@@ -22,7 +23,7 @@ import (
 // Kubernetes ConfigMaps, with the environment they document. A config that no longer matches the
 // processors' settings fails here, not at a user's start-up.
 func TestShippedConfigsValidate(t *testing.T) {
-	root := filepath.Join(collectortest.RepoRoot(t), "deploy")
+	root := filepath.Join(repo.Root(t), "deploy")
 	env := []string{
 		"TIER2_HOSTS=[tier2-0:4317,tier2-1:4317]", "RUN_ATTRIBUTES=[session.id]",
 		"TLS_CERT_FILE=/tls/tls.crt", "TLS_KEY_FILE=/tls/tls.key", "BACKEND_ENDPOINT=backend:4317",

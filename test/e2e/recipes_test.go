@@ -9,7 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/repo"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // recipeBase is what the count recipe leaves to the user's own config: the processors, and where the
@@ -32,7 +33,7 @@ exporters:
 // TestCountConnectorRecipe runs deploy/recipes/stuck-episodes-count.yaml in the built collector and
 // reads the stuck episodes from the Prometheus exporter as a pipeline metric with agent and reason.
 func TestCountConnectorRecipe(t *testing.T) {
-	recipe := filepath.Join(collectortest.RepoRoot(t), "deploy", "recipes", "stuck-episodes-count.yaml")
+	recipe := filepath.Join(repo.Root(t), "deploy", "recipes", "stuck-episodes-count.yaml")
 	// The recipe as shipped, with the rest of a config merged over it; only the exporter's port moves.
 	exporter := collectortest.FreeAddr(t)
 	c := collectortest.Start(t, recipeBase, map[string]string{"Exporter": exporter}, recipe)

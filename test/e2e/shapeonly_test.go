@@ -13,7 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // shapeonlyConfig is a pipeline with shapeonly exporting to a file, on the ports the test chose.

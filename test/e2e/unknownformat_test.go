@@ -16,7 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/repo"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // TestUnknownFormatThroughTheCollector posts, as OTLP/HTTP JSON, a LlamaIndex run as its own
@@ -27,7 +28,7 @@ import (
 // in the model call's messages and the steps' summaries.
 func TestUnknownFormatThroughTheCollector(t *testing.T) {
 	c := collectortest.Start(t, shapeonlyConfig, nil)
-	root := collectortest.RepoRoot(t)
+	root := repo.Root(t)
 	f, err := os.Open(filepath.Join(root, "testdata", "formats", "genai", "llamaindex-otel.traces.json"))
 	require.NoError(t, err)
 	defer f.Close()

@@ -26,7 +26,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // fileSinkTemplate receives plaintext OTLP and writes it to a file: the backend behind tier 2.

@@ -41,8 +41,9 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/internal/repo"
 	"github.com/agentotel/agentotel/internal/walk"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // deployTemplate turns one of the shipped configs in deploy/scale into a collectortest template: edit
@@ -51,7 +52,7 @@ import (
 // as in production. Tests set that environment with t.Setenv before collectortest.Start.
 func deployTemplate(t testing.TB, name string, edit func(cfg map[string]any)) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(collectortest.RepoRoot(t), "deploy", "scale", name))
+	raw, err := os.ReadFile(filepath.Join(repo.Root(t), "deploy", "scale", name))
 	require.NoError(t, err)
 	var cfg map[string]any
 	require.NoError(t, yaml.Unmarshal(raw, &cfg))

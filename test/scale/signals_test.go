@@ -16,7 +16,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // The tests never wait on the clock: they wait until the collectors' own counters say the spans got

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
+	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
 // sinkTemplate is the collector the collector under test exports to: it counts what it receives

@@ -22,30 +22,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/pdata/ptrace"
-)
 
-// RepoRoot finds the repository root: the nearest directory above the working directory with a go.mod.
-func RepoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	// The repository holds two modules (the processors', and test/ with the suites and tools): its
-	// root is where the distribution's builder config is.
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "builder-config.yaml")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, parent, dir, "no builder-config.yaml above the working directory")
-		dir = parent
-	}
-}
+	"github.com/agentotel/agentotel/internal/repo"
+)
 
 // Binary is the otelcol-agent that `make build` produced. End-to-end tests run the real distribution, so
 // they fail rather than skip when it is missing.
 func Binary(t testing.TB) string {
 	t.Helper()
-	path := filepath.Join(RepoRoot(t), "_build", "otelcol-agent")
+	path := filepath.Join(repo.Root(t), "_build", "otelcol-agent")
 	_, err := os.Stat(path)
 	require.NoError(t, err, "the end-to-end tests need the built distribution: run `make build` (make test does)")
 	return path
@@ -69,7 +54,7 @@ func Agentgen(t testing.TB) string {
 		}
 		agentgen.path = filepath.Join(dir, "agentgen")
 		cmd := exec.Command("go", "build", "-o", agentgen.path, "./cmd/agentgen")
-		cmd.Dir = RepoRoot(t)
+		cmd.Dir = repo.Root(t)
 		agentgen.out, agentgen.err = cmd.CombinedOutput()
 	})
 	require.NoError(t, agentgen.err, string(agentgen.out))
