@@ -12,8 +12,8 @@ STATICCHECK := $(GO) tool -modfile=$(CURDIR)/internal/tools/go.mod staticcheck
 COMPONENTS := processor/shapeonly processor/agentguard
 GENERATED = $(shell find $(COMPONENTS) -path '*/internal/metadata*' -name '*.go'; ls $(addsuffix /generated_*_test.go,$(COMPONENTS)) $(addsuffix /documentation.md,$(COMPONENTS))) docs/conventions.md
 # The distribution builds from the processors' module; test/ is a second module holding the suites
-# and tools that need heavy dependencies (Prometheus, Grafana's SDK, contrib processors), so a user who
-# adds our processors to their own build does not pull those in.
+# and tools that need heavy dependencies (Prometheus, Grafana's SDK, contrib processors, gRPC), the demo's
+# CLIs in test/cmd among them, so a user who adds our processors to their own build does not pull those in.
 SOURCES := $(shell find . -name '*.go' -not -path './_build/*' -not -path './test/*') go.mod go.sum builder-config.yaml
 TEST := cd test &&
 

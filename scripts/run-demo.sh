@@ -44,7 +44,8 @@ demo() {
 	rm -rf "$DEMO_DIR"
 	mkdir -p "$DEMO_DIR/bin"
 	echo "== building agentgen and agentsummary into $DEMO_DIR/bin =="
-	go build -o "$DEMO_DIR/bin/" ./cmd/agentgen ./cmd/agentsummary
+	# They live in the test module (test/cmd), beside the suites that share their dependencies.
+	go -C test build -o "$PWD/$DEMO_DIR/bin/" ./cmd/agentgen ./cmd/agentsummary
 
 	echo "== starting otelcol-agent on deploy/otelcol-agent.yaml; its log and debug exporter output go to $log =="
 	./_build/otelcol-agent --config deploy/otelcol-agent.yaml --config scripts/demo-capture.yaml >"$log" 2>&1 &

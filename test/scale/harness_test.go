@@ -147,7 +147,7 @@ func startTier1(t *testing.T, name string, addrs []string, env map[string]string
 	return collectortest.Start(t, tier1Template(t, name), map[string]string{"LogFile": logFile}), logFile
 }
 
-// agentgen runs cmd/agentgen against a gRPC endpoint and returns the number of spans it sent.
+// agentgen runs test/cmd/agentgen against a gRPC endpoint and returns the number of spans it sent.
 func agentgenSend(t testing.TB, endpoint string, args ...string) int {
 	t.Helper()
 	cmd := agentgenCommand(t, endpoint, args...)

@@ -43,7 +43,7 @@ var agentgen struct {
 	out  []byte
 }
 
-// Agentgen builds cmd/agentgen once per test binary and returns its path.
+// Agentgen builds test/cmd/agentgen once per test binary and returns its path.
 func Agentgen(t testing.TB) string {
 	t.Helper()
 	agentgen.once.Do(func() {
@@ -54,7 +54,7 @@ func Agentgen(t testing.TB) string {
 		}
 		agentgen.path = filepath.Join(dir, "agentgen")
 		cmd := exec.Command("go", "build", "-o", agentgen.path, "./cmd/agentgen")
-		cmd.Dir = repo.Root(t)
+		cmd.Dir = filepath.Join(repo.Root(t), "test")
 		agentgen.out, agentgen.err = cmd.CombinedOutput()
 	})
 	require.NoError(t, agentgen.err, string(agentgen.out))

@@ -24,6 +24,7 @@ import (
 	"go.opentelemetry.io/collector/processor/processortest"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
+	"github.com/agentotel/agentotel/internal/repo"
 	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard"
 	"github.com/agentotel/agentotel/processor/shapeonly"
@@ -80,7 +81,7 @@ func runDemo(t *testing.T) (runs []demoRun, received, exported string) {
 // startProcessor starts a processor on the configuration deploy/otelcol-agent.yaml gives it.
 func startProcessor(t *testing.T, factory processor.Factory, next consumer.Traces) processor.Traces {
 	t.Helper()
-	cm, err := confmaptest.LoadConf(filepath.Join("..", "..", "deploy", "otelcol-agent.yaml"))
+	cm, err := confmaptest.LoadConf(filepath.Join(repo.Root(t), "deploy", "otelcol-agent.yaml"))
 	require.NoError(t, err)
 	sub, err := cm.Sub("processors::" + factory.Type().String())
 	require.NoError(t, err)
