@@ -105,67 +105,69 @@ func pointSets[N int64 | float64](data metricdata.Aggregation) []attribute.Set {
 	return sets
 }
 
-// TestDeclaredLabelsAreRecorded: the attributes each metric's metadata.yaml entry declares (which
-// mdatagen writes into the processor's documentation.md, where docs/alerting.md links) are the labels
-// the processors record for it, by their served names, and an attribute's enum lists every value it
-// takes and no other: the processors serve each agent's series of every value from zero, so a run of
-// the scenarios records them all.
-func TestDeclaredLabelsAreRecorded(t *testing.T) {
-	recorded, declared := recordedLabels(t), servedMetrics(t)
-	for name, m := range declared {
-		got, ok := recorded[name]
-		if !ok {
-			t.Errorf("%s recorded nothing: run a scenario that exercises it", name)
-			continue
-		}
-		if want := slices.Sorted(maps.Keys(got)); !sameSet(m.LabelNames(), want) {
-			t.Errorf("processor/%s/metadata.yaml: %s declares the attributes %v; the processor records %v", m.Processor, name, m.LabelNames(), want)
-		}
-		for _, l := range m.Labels {
-			if vals, ok := got[l.Name]; ok && len(l.Values) > 0 && !sameSet(l.Values, vals) {
-				t.Errorf("processor/%s/metadata.yaml: %s: the enum of %s is %v; the processor records %v", m.Processor, name, l.Name, l.Values, vals)
-			}
-		}
-	}
-	for name := range recorded {
-		if _, ok := declared[name]; !ok && metricName.MatchString(name) {
-			t.Errorf("the processors record %s, which no metadata.yaml declares", name)
-		}
-	}
-}
-
-// TestMetricLabelsAreRecorded: the labels each metric table in the docs gives a metric (a labels or
-// attributes column, or name{label=...} in the metric's own cell) are the labels the processors record
-// for it, by their served names, and the values it lists are values they record.
+// TestMetricLabelsAreRecorded runs the scenarios once and holds both places that say which labels a
+// metric has to what the processors record for it, by their served names:
+//
+//   - metadata.yaml: the attributes each metric's entry declares (which mdatagen writes into the
+//     processor's documentation.md, where docs/alerting.md links) are its labels, and an attribute's
+//     enum lists every value it takes and no other (the processors serve each agent's series of every
+//     value from zero, so a run of the scenarios records them all);
+//   - the docs' metric tables: the labels a table gives a metric (a labels or attributes column, or
+//     name{label=...} in the metric's own cell) are its labels, and the values it lists are values
+//     they record.
 func TestMetricLabelsAreRecorded(t *testing.T) {
-	recorded := recordedLabels(t)
-	rows := 0
-	for _, doc := range readDocs(t) {
-		for _, row := range doc.Metrics() {
-			rows++
-			if row.Name == "" {
-				t.Errorf("%s: the metric cell names no metric", doc.At(row.Line))
-				continue
-			}
-			if !row.Listed {
-				continue // this table does not say which labels its metrics carry
-			}
-			got, ok := recorded[row.Name]
+	recorded, declared := recordedLabels(t), servedMetrics(t)
+	t.Run("metadata.yaml", func(t *testing.T) {
+		for name, m := range declared {
+			got, ok := recorded[name]
 			if !ok {
-				t.Errorf("%s: %s is not recorded", doc.At(row.Line), row.Name)
+				t.Errorf("%s recorded nothing: run a scenario that exercises it", name)
 				continue
 			}
-			for _, l := range row.Labels {
-				for _, v := range l.Values {
-					if vals, ok := got[l.Name]; ok && !slices.Contains(vals, v) {
-						t.Errorf("%s: %s: %s=%q is never recorded (recorded: %v)", doc.At(row.Line), row.Name, l.Name, v, vals)
-					}
+			if want := slices.Sorted(maps.Keys(got)); !sameSet(m.LabelNames(), want) {
+				t.Errorf("processor/%s/metadata.yaml: %s declares the attributes %v; the processor records %v", m.Processor, name, m.LabelNames(), want)
+			}
+			for _, l := range m.Labels {
+				if vals, ok := got[l.Name]; ok && len(l.Values) > 0 && !sameSet(l.Values, vals) {
+					t.Errorf("processor/%s/metadata.yaml: %s: the enum of %s is %v; the processor records %v", m.Processor, name, l.Name, l.Values, vals)
 				}
 			}
-			if want := slices.Sorted(maps.Keys(got)); !sameSet(row.LabelNames(), want) {
-				t.Errorf("%s: %s: the docs give the labels %v; the processor records %v", doc.At(row.Line), row.Name, row.LabelNames(), want)
+		}
+		for name := range recorded {
+			if _, ok := declared[name]; !ok && metricName.MatchString(name) {
+				t.Errorf("the processors record %s, which no metadata.yaml declares", name)
 			}
 		}
-	}
-	require.Positive(t, rows, "no metric table found: the scan is broken")
+	})
+	t.Run("docs tables", func(t *testing.T) {
+		rows := 0
+		for _, doc := range readDocs(t) {
+			for _, row := range doc.Metrics() {
+				rows++
+				if row.Name == "" {
+					t.Errorf("%s: the metric cell names no metric", doc.At(row.Line))
+					continue
+				}
+				if !row.Listed {
+					continue // this table does not say which labels its metrics carry
+				}
+				got, ok := recorded[row.Name]
+				if !ok {
+					t.Errorf("%s: %s is not recorded", doc.At(row.Line), row.Name)
+					continue
+				}
+				for _, l := range row.Labels {
+					for _, v := range l.Values {
+						if vals, ok := got[l.Name]; ok && !slices.Contains(vals, v) {
+							t.Errorf("%s: %s: %s=%q is never recorded (recorded: %v)", doc.At(row.Line), row.Name, l.Name, v, vals)
+						}
+					}
+				}
+				if want := slices.Sorted(maps.Keys(got)); !sameSet(row.LabelNames(), want) {
+					t.Errorf("%s: %s: the docs give the labels %v; the processor records %v", doc.At(row.Line), row.Name, row.LabelNames(), want)
+				}
+			}
+		}
+		require.Positive(t, rows, "no metric table found: the scan is broken")
+	})
 }
