@@ -12,15 +12,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentotel/agentotel/internal/collectortest"
 	"github.com/agentotel/agentotel/internal/docscheck"
+	"github.com/agentotel/agentotel/internal/repo"
 )
 
 // TestLinksResolve: every relative link of the docs names a file or folder of the repository, and every
 // #anchor of a link to a markdown file (or of a link within the page) is a heading of that file, as
 // GitHub spells its anchors. A section that moves takes its links with it, or this fails.
 func TestLinksResolve(t *testing.T) {
-	root := collectortest.RepoRoot(t)
+	root := repo.Root(t)
 	docs := readDocs(t)
 	anchors := map[string]map[string]bool{}
 	anchorsOf := func(rel string) map[string]bool {
