@@ -4,6 +4,8 @@
 package shapeonly
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,7 +53,9 @@ func TestToolEventsRemembered(t *testing.T) {
 			)
 			td.ResourceSpans().At(0).ScopeSpans().At(0).Scope().SetName("strands-agents")
 			tool := spanAt(td, 0)
-			for name, attrs := range tt.events {
+			// In the order of their names, so every run builds the same span.
+			for _, name := range slices.Sorted(maps.Keys(tt.events)) {
+				attrs := tt.events[name]
 				e := tool.Events().AppendEmpty()
 				// Both of the latest mode's events share one name; the map needs two keys.
 				if name == details+".input" {
