@@ -4,7 +4,6 @@
 package shapeonly
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/confighint"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/toolname"
 )
@@ -92,7 +92,8 @@ func createDefaultConfig() *Config {
 // normalName is how tool names and data classes compare: case-insensitively, trimmed.
 func normalName(s string) string { return toolname.Normal(s) }
 
-// Validate reports every problem at once, each with its field and what is allowed.
+// Validate reports every problem at once, each with its field and what is allowed, in the order of
+// their fields (confighint.JoinByPath), as agentguard does.
 func (c *Config) Validate() error {
 	var errs []error
 	check := func(ok bool, format string, args ...any) {
@@ -142,7 +143,7 @@ func (c *Config) Validate() error {
 	check(c.MaxFingerprints > 0 && c.MaxFingerprints <= maxFingerprintsLimit, "max_fingerprints: %d: must be between 1 and %d", c.MaxFingerprints, maxFingerprintsLimit)
 	check(c.MaxFingerprintsPerTrace > 0 && c.MaxFingerprintsPerTrace <= c.MaxFingerprints,
 		"max_fingerprints_per_trace: %d: must be between 1 and max_fingerprints (%d)", c.MaxFingerprintsPerTrace, c.MaxFingerprints)
-	return errors.Join(errs...)
+	return confighint.JoinByPath(errs...)
 }
 
 func sortedKeys(m map[string]string) []string {
