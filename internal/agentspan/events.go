@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // addMessageEvent reads a per-message event (a span event or log record such as gen_ai.tool.message or
@@ -16,12 +17,12 @@ func (w *Withholder) addMessageEvent(role pcommon.Value, attrs pcommon.Map, body
 	w.beginDoc(body, nil)
 	w.inEvent = true
 	defer func() { w.inEvent = false }()
-	var o object
+	var o message.Object
 	var kept [8]inner
 	count := 0
 	read := func(k string, v pcommon.Value) bool {
-		key, n := jsonraw.StringBytes(k), otlpNode(v)
-		o.read(key, n)
+		key, n := jsonraw.StringBytes(k), message.OTLPNode(v)
+		o.Read(key, n)
 		count = keep(&kept, count, key, n)
 		return true
 	}
@@ -32,16 +33,16 @@ func (w *Withholder) addMessageEvent(role pcommon.Value, attrs pcommon.Map, body
 	case pcommon.ValueTypeStr:
 		read("content", body)
 	case pcommon.ValueTypeSlice:
-		count = keep(&kept, count, nil, otlpNode(body))
+		count = keep(&kept, count, nil, message.OTLPNode(body))
 	}
 	if role.Type() == pcommon.ValueTypeStr {
-		o.role, o.roleGiven = otlpNode(role), true
+		o.SetEventRole(message.OTLPNode(role))
 	}
-	w.dispatch(&o, inNone, kept[:], count, func() {
+	w.dispatch(&o, message.InNone, kept[:], count, func() {
 		attrs.Range(func(k string, v pcommon.Value) bool {
-			w.visit(otlpNode(v), contextOf(jsonraw.StringBytes(k)))
+			w.visit(message.OTLPNode(v), message.ContextOf(jsonraw.StringBytes(k)))
 			return true
 		})
-		w.visit(otlpNode(body), inNone)
+		w.visit(message.OTLPNode(body), message.InNone)
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // stackDocs are transcripts and replies that end a walk in each way: read whole, a call or a result
@@ -36,23 +37,38 @@ func TestWalksGiveBackTheirObjects(t *testing.T) {
 	for round := range 2 {
 		for _, doc := range stackDocs {
 			w.Add(0, Span{Attrs: attrsOf(t, map[string]any{"gen_ai.input.messages": doc, "other": doc})}, pcommon.NewValueEmpty())
-			if w.objects.top != 0 {
-				t.Fatalf("round %d: the Withholder still holds %d objects after %.40q", round, w.objects.top, doc)
+			if top, _ := stackOf(&w.objects); top != 0 {
+				t.Fatalf("round %d: the Withholder still holds %d objects after %.40q", round, top, doc)
 			}
 			rr.readJSON([]byte(doc))
-			if rr.objects.top != 0 {
-				t.Fatalf("round %d: the reply reader still holds %d objects after %.40q", round, rr.objects.top, doc)
+			if top, _ := stackOf(&rr.objects); top != 0 {
+				t.Fatalf("round %d: the reply reader still holds %d objects after %.40q", round, top, doc)
 			}
-			for _, held := range append(w.objects.held, rr.objects.held...) {
-				if !reflect.ValueOf(*held).IsZero() {
+			_, wHeld := stackOf(&w.objects)
+			_, rrHeld := stackOf(&rr.objects)
+			for _, held := range append(wHeld, rrHeld...) {
+				if !held.IsZero() {
 					t.Fatalf("round %d: an object given back after %.40q still holds what it read", round, doc)
 				}
 			}
 		}
 	}
-	for name, held := range map[string]int{"Withholder": len(w.objects.held), "reply reader": len(rr.objects.held)} {
+	_, wHeld := stackOf(&w.objects)
+	_, rrHeld := stackOf(&rr.objects)
+	for name, held := range map[string]int{"Withholder": len(wHeld), "reply reader": len(rrHeld)} {
 		if held == 0 || held > jsonraw.DefaultMaxDepth+1 {
 			t.Errorf("the %s made %d objects, want between 1 and the nesting limit %d, plus one", name, held, jsonraw.DefaultMaxDepth)
 		}
 	}
+}
+
+// stackOf reads a stack of objects from outside internal/message, which exports nothing of its
+// state: how many of its objects are in use, and each object it has made.
+func stackOf(s *message.Objects) (inUse int, held []reflect.Value) {
+	v := reflect.ValueOf(s).Elem()
+	made := v.FieldByName("held")
+	for i := range made.Len() {
+		held = append(held, made.Index(i).Elem())
+	}
+	return int(v.FieldByName("top").Int()), held
 }

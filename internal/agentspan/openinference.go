@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // openInference is Arize's OpenInference: openinference.span.kind says what a span is. Model
@@ -78,13 +79,13 @@ func unwrapLangChainToolMessage(raw []byte, maxDepth int) (Envelope, bool) {
 	if !jsonraw.IsContainer(raw) || !jsonraw.ValidDepth(raw, maxDepth) {
 		return Envelope{}, false
 	}
-	msg, ok := toolMessageFields(bytes.TrimSpace(raw))
+	msg, ok := message.ToolMessageFields(bytes.TrimSpace(raw))
 	if !ok {
 		inner, found := jsonraw.Field(raw, "output")
 		if !found {
 			return Envelope{}, false
 		}
-		if msg, ok = toolMessageFields(inner); !ok {
+		if msg, ok = message.ToolMessageFields(inner); !ok {
 			return Envelope{}, false
 		}
 	}
@@ -117,24 +118,4 @@ func member(obj []byte, key string) []byte {
 		return []byte(text)
 	}
 	return v
-}
-
-// toolMessageFields returns the object holding a ToolMessage's fields, in whichever form it is.
-func toolMessageFields(doc []byte) ([]byte, bool) {
-	if len(doc) == 0 || doc[0] != '{' {
-		return nil, false
-	}
-	var o object
-	readObject(jsonNode(doc, 0), &o)
-	switch {
-	case o.langChain && o.kwargs.kind() == kindObject && lastElementIs(o.lcClass, "ToolMessage"):
-		return o.kwargs.raw, true
-	case o.typ.is("tool") && o.nStrong > 0:
-		return doc, true
-	case o.typ.is("tool"):
-		if data, found := jsonraw.Field(doc, "data"); found && len(data) > 0 && data[0] == '{' {
-			return data, true
-		}
-	}
-	return nil, false
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // A text ReAct agent (LangChain's classic agents, smolagents' code agents) holds its calls and their
@@ -27,7 +28,7 @@ var (
 )
 
 // addReAct records a ReAct text as a result of each tool its Action lines name.
-func (w *Withholder) addReAct(n node) {
+func (w *Withholder) addReAct(n message.Node) {
 	text := reactText(n)
 	if text == nil || !bytes.Contains(text, reactObservation) {
 		return
@@ -49,18 +50,18 @@ func (w *Withholder) addReAct(n node) {
 }
 
 // reactText is a string node's text, or nil: a JSON string with escapes is decoded into the arena.
-func reactText(n node) []byte {
+func reactText(n message.Node) []byte {
 	switch {
-	case n.otlp:
-		if n.kind() != kindString {
+	case n.IsOTLP():
+		if n.Kind() != message.KindString {
 			return nil
 		}
-		return jsonraw.StringBytes(n.pv.Str())
-	case n.kind() == kindString:
-		if !bytes.Contains(n.raw, reactObservation) {
+		return jsonraw.StringBytes(n.Value().Str())
+	case n.Kind() == message.KindString:
+		if !bytes.Contains(n.Raw(), reactObservation) {
 			return nil
 		}
-		out, ok := n.appendText(nil)
+		out, ok := n.AppendText(nil)
 		if !ok {
 			return nil
 		}

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // Finish is why a model call stopped, normalised across conventions and providers.
@@ -140,10 +141,10 @@ type replyReader struct {
 	// obj is the OTLP object being read: a parent's is no longer needed once its children are
 	// visited, so one serves every level. kids is a stack of the containers inside the objects being
 	// read, gathered in the same pass over their members.
-	obj  object
+	obj  message.Object
 	kids []kid
 	// objects are the JSON objects being read, one per level.
-	objects objects
+	objects message.Objects
 }
 
 // A tally is what output transcripts say about a reply: how many tools it asks for, whether it holds
@@ -161,21 +162,21 @@ type tally struct {
 // object counts what an object says, read whole and in the context ctx of the member holding it, and
 // reports whether what it holds is the reply's too: not for a call or a result, whose contents are no
 // part of the reply's own text.
-func (t *tally) object(o *object, ctx context) bool {
-	switch o.classify(ctx) {
-	case shapeCall:
+func (t *tally) object(o *message.Object, ctx message.Context) bool {
+	switch o.Classify(ctx) {
+	case message.ShapeCall:
 		t.calls++
 		return false
-	case shapeResult, shapeLangChain:
+	case message.ShapeResult, message.ShapeLangChain:
 		return false
 	}
-	if o.finish.ok() && !t.saidFinish {
+	if o.Finish.OK() && !t.saidFinish {
 		var buf [32]byte
-		if f, ok := o.finish.appendText(buf[:0]); ok && len(f) > 0 {
+		if f, ok := o.Finish.AppendText(buf[:0]); ok && len(f) > 0 {
 			t.finish, t.saidFinish = finishOf(string(f)), true
 		}
 	}
-	if o.text.kind() == kindString && !o.text.blank() && !o.role.isAny(promptRoles) {
+	if o.Text.Kind() == message.KindString && !o.Text.Blank() && !o.Role.IsAny(promptRoles) {
 		t.text = true
 	}
 	return true
@@ -193,15 +194,17 @@ func (t *tally) then(next tally) {
 // replyReaders keeps readers, and their stacks, from one model span to the next.
 var replyReaders = sync.Pool{New: func() any { return new(replyReader) }}
 
+// release puts the reader back in the pool, keeping its buffers: the stack of objects is empty again
+// once a read is over, every Push of it matched by a deferred Pop.
 func (rr *replyReader) release() {
-	*rr = replyReader{kids: rr.kids[:0], objects: objects{held: rr.objects.held}}
+	*rr = replyReader{kids: rr.kids[:0], objects: rr.objects}
 	replyReaders.Put(rr)
 }
 
 // kid is a container inside an object, with the context its key gives it.
 type kid struct {
-	n   node
-	ctx context
+	n   message.Node
+	ctx message.Context
 }
 
 func (rr *replyReader) read(v pcommon.Value, plainText bool) {
@@ -217,7 +220,7 @@ func (rr *replyReader) read(v pcommon.Value, plainText bool) {
 			rr.text = rr.text || strings.TrimSpace(v.Str()) != ""
 		}
 	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
-		rr.visit(otlpNode(v), inNone)
+		rr.visit(message.OTLPNode(v), message.InNone)
 	}
 }
 
@@ -229,7 +232,7 @@ func (rr *replyReader) readJSON(doc []byte) bool {
 	l := jsonraw.NewLexer(doc, rr.maxDepth)
 	l.SkipSpace()
 	var t tally
-	if !rr.lexReply(&l, doc, 0, inNone, &t) || !l.AtEnd() {
+	if !rr.lexReply(&l, doc, 0, message.InNone, &t) || !l.AtEnd() {
 		return false
 	}
 	rr.then(t)
@@ -237,7 +240,7 @@ func (rr *replyReader) readJSON(doc []byte) bool {
 }
 
 // lexReply counts the value at the cursor into t; depth is the nesting of the container holding it.
-func (rr *replyReader) lexReply(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bool {
+func (rr *replyReader) lexReply(l *jsonraw.Lexer, doc []byte, depth int, ctx message.Context, t *tally) bool {
 	switch l.Peek() {
 	case '{':
 		return rr.lexReplyObject(l, doc, depth+1, ctx, t)
@@ -247,7 +250,7 @@ func (rr *replyReader) lexReply(l *jsonraw.Lexer, doc []byte, depth int, ctx con
 			return false
 		}
 		for more := !empty; more; {
-			if !rr.lexReply(l, doc, depth+1, inNone, t) {
+			if !rr.lexReply(l, doc, depth+1, message.InNone, t) {
 				return false
 			}
 			var ok bool
@@ -261,36 +264,36 @@ func (rr *replyReader) lexReply(l *jsonraw.Lexer, doc []byte, depth int, ctx con
 }
 
 // lexReplyObject counts the object at the cursor, itself at nesting depth, into t.
-func (rr *replyReader) lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, ctx context, t *tally) bool {
+func (rr *replyReader) lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, ctx message.Context, t *tally) bool {
 	start := l.Pos()
 	var inside tally
 	empty, f := l.Open(depth)
 	if f != jsonraw.NoFault {
 		return false
 	}
-	o := rr.objects.push()
-	defer rr.objects.pop()
+	o := rr.objects.Push()
+	defer rr.objects.Pop()
 	for more := !empty; more; {
 		keyStart := l.Pos()
 		keyEnd, _, ok := l.Key()
 		if !ok {
 			return false
 		}
-		key := jsonKey(doc[keyStart:keyEnd])
+		key := message.Key(doc[keyStart:keyEnd])
 		valStart := l.Pos()
 		if c := l.Peek(); c == '{' || c == '[' {
-			if !rr.lexReply(l, doc, depth, contextOf(key), &inside) {
+			if !rr.lexReply(l, doc, depth, message.ContextOf(key), &inside) {
 				return false
 			}
 		} else if l.SkipValue(depth) != jsonraw.NoFault {
 			return false
 		}
-		o.read(key, jsonNode(doc[valStart:l.Pos()], valStart))
+		o.Read(key, message.JSONNode(doc[valStart:l.Pos()], valStart))
 		if more, ok = l.More('}'); !ok {
 			return false
 		}
 	}
-	o.self = jsonNode(doc[start:l.Pos()], start)
+	o.Self = message.JSONNode(doc[start:l.Pos()], start)
 	if t.object(o, ctx) {
 		t.then(inside)
 	}
@@ -298,11 +301,11 @@ func (rr *replyReader) lexReplyObject(l *jsonraw.Lexer, doc []byte, depth int, c
 }
 
 // visit counts a value and what it holds, node by node: the walk OTLP values (maps and slices) take.
-func (rr *replyReader) visit(n node, ctx context) {
-	switch n.kind() {
-	case kindArray:
-		eachElementOf(n, func(e node) { rr.visit(e, inNone) })
-	case kindObject:
+func (rr *replyReader) visit(n message.Node, ctx message.Context) {
+	switch n.Kind() {
+	case message.KindArray:
+		message.EachElement(n, func(e message.Node) { rr.visit(e, message.InNone) })
+	case message.KindObject:
 		first := len(rr.kids)
 		descend := rr.readObject(n, ctx)
 		last := len(rr.kids)
@@ -316,13 +319,13 @@ func (rr *replyReader) visit(n node, ctx context) {
 
 // readObject reads an OTLP object's members once, counts what it says, and stacks the containers
 // inside it; it reports whether they are to be visited.
-func (rr *replyReader) readObject(n node, ctx context) bool {
+func (rr *replyReader) readObject(n message.Node, ctx message.Context) bool {
 	o := &rr.obj
-	*o = object{self: n}
-	eachMemberOf(n, func(key []byte, v node) {
-		o.read(key, v)
-		if k := v.kind(); k == kindObject || k == kindArray {
-			rr.kids = append(rr.kids, kid{n: v, ctx: contextOf(key)})
+	*o = message.Object{Self: n}
+	message.EachMember(n, func(key []byte, v message.Node) {
+		o.Read(key, v)
+		if k := v.Kind(); k == message.KindObject || k == message.KindArray {
+			rr.kids = append(rr.kids, kid{n: v, ctx: message.ContextOf(key)})
 		}
 	})
 	return rr.object(o, ctx)

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // replyOf recognises a model span with the given attributes and reads its reply.
@@ -158,7 +159,7 @@ func FuzzReplyOnePass(f *testing.F) {
 			return
 		}
 		var want replyReader
-		want.visit(jsonNode(bytes.TrimSpace(b), 0), inNone)
+		want.visit(message.JSONNode(bytes.TrimSpace(b), 0), message.InNone)
 		if got.tally != want.tally {
 			t.Fatalf("readJSON(%q) = %+v, the node walk %+v", doc, got.tally, want.tally)
 		}

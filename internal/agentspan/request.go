@@ -10,6 +10,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // A model call's request carries the conversation so far: every tool result the run has had, each
@@ -41,7 +43,7 @@ type Exchange struct {
 }
 
 // RequestReader reads the latest round of model calls' requests, in the message formats the
-// Withholder reads (messages.go). Begin a request, add the records that carry it (a span's or log
+// Withholder reads (internal/message). Begin a request, add the records that carry it (a span's or log
 // record's input transcripts, or the per-message events of one request), then take Latest. It keeps
 // its buffers from request to request; it is not safe for concurrent use.
 type RequestReader struct {
@@ -217,19 +219,19 @@ func (rr *RequestReader) callOf(items []item, res *item, seg int32, r round, use
 }
 
 // payload is what a node holds: a string's text, trimmed, or any other value's JSON.
-func (rr *RequestReader) payload(n node) []byte {
-	if n.kind() == kindString {
+func (rr *RequestReader) payload(n message.Node) []byte {
+	if n.Kind() == message.KindString {
 		start := len(rr.buf)
-		if out, ok := n.appendText(rr.buf); ok {
+		if out, ok := n.AppendText(rr.buf); ok {
 			rr.buf = out
 			return rr.buf[start:len(rr.buf):len(rr.buf)]
 		}
 		return nil
 	}
-	if n.otlp {
-		return valueBytes(n.pv)
+	if n.IsOTLP() {
+		return valueBytes(n.Value())
 	}
-	return bytes.TrimSpace(n.raw)
+	return bytes.TrimSpace(n.Raw())
 }
 
 // HasRequest reports whether a model call's span or record carries its request in a transcript the

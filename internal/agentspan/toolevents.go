@@ -4,12 +4,11 @@
 package agentspan
 
 import (
-	"slices"
-
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // ToolEvent is a span event on which a tool span carries its call, for instrumentations that write a
@@ -52,17 +51,17 @@ func (te *ToolEvent) Payload(v pcommon.Value, result bool, maxDepth int) ([]byte
 	if !jsonraw.ValidDepth(raw, maxDepth) || !jsonraw.IsContainer(raw) {
 		return nil, false
 	}
-	types, fields := callTypes, []string{"arguments"}
+	isType, fields := message.IsCallType, []string{"arguments"}
 	if result {
-		types, fields = resultTypes, []string{"response", "result"}
+		isType, fields = message.IsResultType, []string{"response", "result"}
 	}
-	return toolPart(raw, types, fields)
+	return toolPart(raw, isType, fields)
 }
 
-// toolPart finds, in valid GenAI messages ([{"role","parts":[..]}]), the first part whose type is one
-// of types, and returns its first member named in fields. The messages are validated already: each
+// toolPart finds, in valid GenAI messages ([{"role","parts":[..]}]), the first part whose type isType
+// accepts, and returns its first member named in fields. The messages are validated already: each
 // object is read once, without validating it again.
-func toolPart(messages []byte, types, fields []string) (payload []byte, found bool) {
+func toolPart(messages []byte, isType func(string) bool, fields []string) (payload []byte, found bool) {
 	if messages[jsonraw.SkipSpace(messages, 0)] != '[' {
 		return nil, false
 	}
@@ -80,7 +79,7 @@ func toolPart(messages []byte, types, fields []string) (payload []byte, found bo
 			}
 			jsonraw.EachElement(m.Value, func(part []byte, _ int) {
 				if !found && part[0] == '{' {
-					payload, found = partPayload(part, types, fields)
+					payload, found = partPayload(part, isType, fields)
 				}
 			})
 		})
@@ -88,14 +87,14 @@ func toolPart(messages []byte, types, fields []string) (payload []byte, found bo
 	return payload, found
 }
 
-// partPayload returns a part's member named first in fields when its type is one of types (a repeated
+// partPayload returns a part's member named first in fields when isType accepts its type (a repeated
 // member counts its first time).
-func partPayload(part []byte, types, fields []string) (payload []byte, found bool) {
+func partPayload(part []byte, isType func(string) bool, fields []string) (payload []byte, found bool) {
 	typed, typeSeen, rank := false, false, len(fields)
 	jsonraw.EachMember(part, func(m jsonraw.Member) {
 		if jsonraw.StringIs(m.Key, "type") {
 			if !typeSeen {
-				typed, typeSeen = slices.Contains(types, jsonNode(m.Value, 0).text()), true
+				typed, typeSeen = isType(message.JSONNode(m.Value, 0).Text()), true
 			}
 			return
 		}

@@ -7,17 +7,18 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // The walkers read every object of a transcript once, JSON text and OTLP values alike, and hand each
-// to the message formats (messages.go). A call or result is recorded and not looked into; anything
+// to the message formats (internal/message). A call or result is recorded and not looked into; anything
 // else is looked into, knowing whose message it is.
 
 // visitOTLP reads an OTLP value; a string that holds a JSON container is read as a document of its own.
-func (w *Withholder) visitOTLP(v pcommon.Value, ctx context) {
+func (w *Withholder) visitOTLP(v pcommon.Value, ctx message.Context) {
 	switch v.Type() {
 	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
-		w.visit(otlpNode(v), ctx)
+		w.visit(message.OTLPNode(v), ctx)
 	case pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
 		if jsonraw.IsContainer(b) {
@@ -30,15 +31,15 @@ func (w *Withholder) visitOTLP(v pcommon.Value, ctx context) {
 	}
 }
 
-func (w *Withholder) visit(n node, ctx context) {
-	switch n.kind() {
-	case kindArray:
-		eachElementOf(n, func(e node) { w.visit(e, inNone) })
-	case kindObject:
+func (w *Withholder) visit(n message.Node, ctx message.Context) {
+	switch n.Kind() {
+	case message.KindArray:
+		message.EachElement(n, func(e message.Node) { w.visit(e, message.InNone) })
+	case message.KindObject:
 		w.visitObject(n, ctx)
-	case kindString:
-		if n.otlp {
-			w.visitOTLP(n.pv, ctx)
+	case message.KindString:
+		if n.IsOTLP() {
+			w.visitOTLP(n.Value(), ctx)
 		}
 	}
 }
@@ -46,30 +47,30 @@ func (w *Withholder) visit(n node, ctx context) {
 // inner is a container member kept from the first pass over an object, so the walk down need not find
 // it again.
 type inner struct {
-	n   node
-	ctx context
+	n   message.Node
+	ctx message.Context
 }
 
-func (w *Withholder) visitObject(n node, ctx context) {
-	o := w.objects.push()
-	defer w.objects.pop()
+func (w *Withholder) visitObject(n message.Node, ctx message.Context) {
+	o := w.objects.Push()
+	defer w.objects.Pop()
 	var kept [8]inner
 	count := 0
-	o.self = n
-	eachMemberOf(n, func(key []byte, v node) {
-		o.read(key, v)
+	o.Self = n
+	message.EachMember(n, func(key []byte, v message.Node) {
+		o.Read(key, v)
 		count = keep(&kept, count, key, v)
 	})
 	w.dispatch(o, ctx, kept[:], count, func() {
-		eachMemberOf(n, func(key []byte, v node) { w.visit(v, contextOf(key)) })
+		message.EachMember(n, func(key []byte, v message.Node) { w.visit(v, message.ContextOf(key)) })
 	})
 }
 
 // keep notes a member worth looking into: a container, or an OTLP string that may hold JSON.
-func keep(kept *[8]inner, count int, key []byte, v node) int {
-	if k := v.kind(); k == kindObject || k == kindArray || v.otlp && k == kindString {
+func keep(kept *[8]inner, count int, key []byte, v message.Node) int {
+	if k := v.Kind(); k == message.KindObject || k == message.KindArray || v.IsOTLP() && k == message.KindString {
 		if count < len(kept) {
-			kept[count] = inner{n: v, ctx: contextOf(key)}
+			kept[count] = inner{n: v, ctx: message.ContextOf(key)}
 		}
 		count++
 	}
@@ -78,27 +79,27 @@ func keep(kept *[8]inner, count int, key []byte, v node) int {
 
 // dispatch records a call or result, or looks inside the object. kept holds the first of its count
 // containers; past that, again visits them all.
-func (w *Withholder) dispatch(o *object, ctx context, kept []inner, count int, again func()) {
-	switch o.classify(ctx) {
-	case shapeCall:
+func (w *Withholder) dispatch(o *message.Object, ctx message.Context, kept []inner, count int, again func()) {
+	switch o.Classify(ctx) {
+	case message.ShapeCall:
 		w.addCall(o)
 		return
-	case shapeResult:
+	case message.ShapeResult:
 		w.addResult(o)
 		return
-	case shapeLangChain:
-		w.visitObject(o.kwargs, inResult)
+	case message.ShapeLangChain:
+		w.visitObject(o.Kwargs, message.InResult)
 		return
 	}
-	if o.text.kind() == kindString {
-		w.addReAct(o.text)
+	if o.Text.Kind() == message.KindString {
+		w.addReAct(o.Text)
 	}
-	if w.Taint && o.isModelText(w.role) {
-		w.addText(o.text)
+	if w.Taint && o.IsModelText(w.role) {
+		w.addText(o.Text)
 	}
-	if o.role.ok() {
+	if o.Role.OK() {
 		outer := w.role
-		w.role = o.role
+		w.role = o.Role
 		w.turn++
 		defer func() { w.role = outer }()
 	}
@@ -110,39 +111,3 @@ func (w *Withholder) dispatch(o *object, ctx context, kept []inner, count int, a
 	}
 	again()
 }
-
-// readObject reads an object node's members into o.
-func readObject(n node, o *object) {
-	o.self = n
-	eachMemberOf(n, o.read)
-}
-
-// eachMemberOf calls fn with each member of an object node, its key decoded. The JSON is already
-// validated.
-func eachMemberOf(n node, fn func(key []byte, v node)) {
-	if n.otlp {
-		n.pv.Map().Range(func(k string, v pcommon.Value) bool {
-			fn(jsonraw.StringBytes(k), otlpNode(v))
-			return true
-		})
-		return
-	}
-	jsonraw.EachMember(n.raw, func(m jsonraw.Member) {
-		fn(jsonKey(m.Key), jsonNode(m.Value, n.start+m.ValueStart))
-	})
-}
-
-// eachElementOf calls fn with each element of an array node.
-func eachElementOf(n node, fn func(node)) {
-	if n.otlp {
-		s := n.pv.Slice()
-		for i := 0; i < s.Len(); i++ {
-			fn(otlpNode(s.At(i)))
-		}
-		return
-	}
-	jsonraw.EachElement(n.raw, func(elem []byte, start int) { fn(jsonNode(elem, n.start+start)) })
-}
-
-// eachElement calls fn with each element of a valid JSON array.
-func eachElement(arr []byte, fn func(elem []byte, start int)) { jsonraw.EachElement(arr, fn) }

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // A flattened transcript spreads each message over indexed attributes ("<prefix><i>.<field>").
@@ -174,29 +175,29 @@ func entryOrder(a, b flatEntry) int {
 // flatMessage records one message's calls, result or text.
 func (w *Withholder) flatMessage(entries []flatEntry, output bool) {
 	w.turn = entries[0].msg + 1
-	var o object
+	var o message.Object
 	var contents []flatEntry
 	for i := 0; i < len(entries); i++ {
 		e := entries[i]
 		switch e.field {
 		case fieldRole:
-			o.role = otlpNode(e.v)
+			o.Role = message.OTLPNode(e.v)
 		case fieldCallID:
-			o.read([]byte("tool_call_id"), otlpNode(e.v))
+			o.Read([]byte("tool_call_id"), message.OTLPNode(e.v))
 		case fieldName:
-			o.read([]byte("name"), otlpNode(e.v))
+			o.Read([]byte("name"), message.OTLPNode(e.v))
 		case fieldCall:
 			j := i
-			var call object
+			var call message.Object
 			for ; j < len(entries) && entries[j].field == fieldCall && entries[j].sub == e.sub; j++ {
-				n := otlpNode(entries[j].v)
+				n := message.OTLPNode(entries[j].v)
 				switch entries[j].part {
 				case partID:
-					call.read([]byte("id"), n)
+					call.Read([]byte("id"), n)
 				case partName:
-					call.read([]byte("name"), n)
+					call.Read([]byte("name"), n)
 				case partArgs:
-					call.read([]byte("arguments"), n)
+					call.Read([]byte("arguments"), n)
 				}
 			}
 			i = j - 1
@@ -206,27 +207,27 @@ func (w *Withholder) flatMessage(entries []flatEntry, output bool) {
 			i = len(entries)
 		}
 	}
-	isResult := o.role.isAny(resultRoles) || o.hasID()
+	isResult := o.HasResultRole() || o.HasID()
 	if isResult {
 		for _, c := range contents {
-			o.addPayload(otlpNode(c.v))
+			o.AddPayload(message.OTLPNode(c.v))
 		}
-		if o.nPayloads > 0 {
+		if len(o.Payloads()) > 0 {
 			w.addResult(&o)
 		}
 		return
 	}
-	modelText := output || o.role.is("assistant")
+	modelText := output || o.Role.Is("assistant")
 	for _, c := range contents {
 		if c.v.Type() == pcommon.ValueTypeStr {
-			w.addReAct(otlpNode(c.v))
+			w.addReAct(message.OTLPNode(c.v))
 		}
 		if w.Taint && modelText && c.v.Type() == pcommon.ValueTypeStr {
-			w.addText(otlpNode(c.v))
+			w.addText(message.OTLPNode(c.v))
 		}
 		// A content that is JSON holds content blocks (Anthropic's tool_use and tool_result).
 		if c.v.Type() == pcommon.ValueTypeStr && jsonraw.IsContainer(jsonraw.StringBytes(c.v.Str())) {
-			w.visitOTLP(c.v, inNone)
+			w.visitOTLP(c.v, message.InNone)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // A JSON transcript is read in one pass over the lexer, validating as it goes: every byte is scanned
@@ -53,7 +54,7 @@ func (w *Withholder) walkJSON(v pcommon.Value, b []byte, prev walkedArray) (walk
 		empty, f := l.Open(1)
 		ok = f == jsonraw.NoFault && (empty || w.lexElement(&l, &walked) && w.lexElements(&l, &walked))
 	default:
-		ok = w.lexValue(&l, 0, inNone)
+		ok = w.lexValue(&l, 0, message.InNone)
 	}
 	if !ok || !l.AtEnd() {
 		w.rollback(m)
@@ -64,7 +65,7 @@ func (w *Withholder) walkJSON(v pcommon.Value, b []byte, prev walkedArray) (walk
 }
 
 // lexValue reads the value at the cursor; depth is the nesting of the container holding it.
-func (w *Withholder) lexValue(l *jsonraw.Lexer, depth int, ctx context) bool {
+func (w *Withholder) lexValue(l *jsonraw.Lexer, depth int, ctx message.Context) bool {
 	switch l.Peek() {
 	case '{':
 		return w.lexObject(l, depth+1, ctx)
@@ -74,7 +75,7 @@ func (w *Withholder) lexValue(l *jsonraw.Lexer, depth int, ctx context) bool {
 			return false
 		}
 		for more := !empty; more; {
-			if !w.lexValue(l, depth+1, inNone) {
+			if !w.lexValue(l, depth+1, message.InNone) {
 				return false
 			}
 			var ok bool
@@ -96,45 +97,45 @@ func (w *Withholder) lexValue(l *jsonraw.Lexer, depth int, ctx context) bool {
 // is neither after all, it is read again, containers walked, and so is everything inside it: read
 // again with passing over allowed, each level of a document nested deep could read its inner levels
 // twice, and the walk take time exponential in the depth.
-func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
+func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx message.Context) bool {
 	from := *l
 	m := w.mark()
 	outer := w.role
-	o := w.objects.push()
-	defer func() { w.role = outer; w.objects.pop() }()
+	o := w.objects.Push()
+	defer func() { w.role = outer; w.objects.Pop() }()
 	skipped, ok := w.readObject(l, depth, ctx, o)
 	if !ok {
 		return false
 	}
-	shape := o.classify(ctx)
-	if skipped && shape != shapeResult && shape != shapeCall {
+	shape := o.Classify(ctx)
+	if skipped && shape != message.ShapeResult && shape != message.ShapeCall {
 		*l, w.role = from, outer
 		w.rollback(m)
-		*o = object{}
+		*o = message.Object{}
 		w.walkAll = true
 		_, ok := w.readObject(l, depth, ctx, o)
 		w.walkAll = false
 		if !ok {
 			return false
 		}
-		shape = o.classify(ctx)
+		shape = o.Classify(ctx)
 	}
 	switch shape {
-	case shapeCall:
+	case message.ShapeCall:
 		w.rollback(m)
 		w.addCall(o)
-	case shapeResult:
+	case message.ShapeResult:
 		w.rollback(m)
 		w.addResult(o)
-	case shapeLangChain:
+	case message.ShapeLangChain:
 		w.rollback(m)
-		w.visitObject(o.kwargs, inResult)
+		w.visitObject(o.Kwargs, message.InResult)
 	default:
-		if o.text.kind() == kindString {
-			w.addReAct(o.text)
+		if o.Text.Kind() == message.KindString {
+			w.addReAct(o.Text)
 		}
-		if w.Taint && o.isModelText(outer) {
-			w.addText(o.text)
+		if w.Taint && o.IsModelText(outer) {
+			w.addText(o.Text)
 		}
 	}
 	return true
@@ -143,7 +144,7 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx context) bool {
 // readObject reads the members of the object at the cursor into o; unless walkAll is set, the
 // containers of an object already known to be a call or a result are passed over (skipped reports that
 // one was).
-func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *object) (skipped, ok bool) {
+func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx message.Context, o *message.Object) (skipped, ok bool) {
 	doc := w.docs[w.doc].raw
 	start := l.Pos()
 	empty, f := l.Open(depth)
@@ -156,26 +157,26 @@ func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *obj
 		if !ok {
 			return false, false
 		}
-		key := jsonKey(doc[keyStart:keyEnd])
+		key := message.Key(doc[keyStart:keyEnd])
 		valStart := l.Pos()
 		var copyOf []byte
 		switch l.Peek() {
 		case '{', '[':
-			if !w.walkAll && o.isCallOrResult(ctx) {
+			if !w.walkAll && o.IsCallOrResult(ctx) {
 				var f jsonraw.Fault
 				if copyOf, f = l.SkipRepeatable(depth, &w.repeats); f != jsonraw.NoFault {
 					return false, false
 				}
 				skipped = true
-			} else if !w.lexValue(l, depth, contextOf(key)) {
+			} else if !w.lexValue(l, depth, message.ContextOf(key)) {
 				return false, false
 			}
 		default:
-			if !w.lexValue(l, depth, inNone) {
+			if !w.lexValue(l, depth, message.InNone) {
 				return false, false
 			}
 		}
-		hadRole := o.role.ok()
+		hadRole := o.Role.OK()
 		// The node is built in the call's arguments: built in a local first, it was copied there
 		// by wide loads of the narrow stores just made, a store-forwarding stall on every member.
 		raw := doc[valStart:l.Pos()]
@@ -183,16 +184,16 @@ func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx context, o *obj
 			// A copy's bytes are its original's, and the shaper knows the original by its address.
 			raw = copyOf
 		}
-		o.read(key, jsonNode(raw, valStart))
-		if !hadRole && o.role.ok() {
+		o.Read(key, message.JSONNode(raw, valStart))
+		if !hadRole && o.Role.OK() {
 			// The members after the role are this message's: a new turn, and text read as its role.
-			w.role = o.role
+			w.role = o.Role
 			w.turn++
 		}
 		if more, ok = l.More('}'); !ok {
 			return false, false
 		}
 	}
-	o.self = jsonNode(doc[start:l.Pos()], start)
+	o.Self = message.JSONNode(doc[start:l.Pos()], start)
 	return skipped, true
 }

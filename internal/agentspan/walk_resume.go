@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // A model call's transcript is the one before it and a few more messages: the earlier call's array
@@ -42,7 +43,7 @@ func (w *Withholder) walkTranscript(owner int32, attr string, v pcommon.Value, b
 
 // lexElement reads one element of a top-level array and notes the walk's state past it.
 func (w *Withholder) lexElement(l *jsonraw.Lexer, walked *walkedArray) bool {
-	if !w.lexValue(l, 1, inNone) {
+	if !w.lexValue(l, 1, message.InNone) {
 		return false
 	}
 	walked.end, walked.at = l.Pos(), w.mark()

@@ -49,8 +49,8 @@ func (w *Withholder) docRecords(d int32) []recorded {
 			r.Names = append(r.Names, string(w.text(n)))
 		}
 		for _, n := range w.nodes[it.first : it.first+it.n] {
-			r.Payloads = append(r.Payloads, string(n.raw))
-			r.Starts = append(r.Starts, n.start)
+			r.Payloads = append(r.Payloads, string(n.Raw()))
+			r.Starts = append(r.Starts, n.Start())
 		}
 		for _, c := range w.cands[it.cand : it.cand+it.nc] {
 			r.Cands = append(r.Cands, c-first)

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/message"
 	"github.com/agentotel/agentotel/internal/ownerattr"
 )
 
@@ -82,9 +83,9 @@ type Withholder struct {
 	records []record
 	docs    []doc
 	items   []item
-	nodes   []node  // payloads of items, item.first .. first+n
-	cands   []int32 // candidate calls of anonymous results
-	arena   []byte  // decoded ids and names
+	nodes   []message.Node // payloads of items, item.first .. first+n
+	cands   []int32        // candidate calls of anonymous results
+	arena   []byte         // decoded ids and names
 	calls   map[callRef]bool
 	edits   []edit
 	out     []byte
@@ -103,8 +104,8 @@ type Withholder struct {
 	rec, doc, turn int32
 	inEvent        bool
 	walkAll        bool
-	role           node
-	objects        objects
+	role           message.Node
+	objects        message.Objects
 	// pending are the calls recorded so far; those from pendingStart on are the latest message's that
 	// made calls (of turn pendingTurn), which an anonymous result may answer.
 	pending      []int32
@@ -159,8 +160,8 @@ type item struct {
 	rec, doc   int32
 	first, n   int32 // payload nodes
 	cand, nc   int32 // candidate calls of an anonymous result
-	ids        [maxIDs]ref
-	names      [maxNames]ref
+	ids        [message.MaxIDs]ref
+	names      [message.MaxNames]ref
 	nID, nName uint8
 	dc         bool
 	// event: a result carried by a per-message event (gen_ai.tool.message), which names nothing but
@@ -296,7 +297,7 @@ func (w *Withholder) addTranscript(owner int32, attr string, v pcommon.Value, t 
 	case t.Text:
 		if w.Taint && v.Type() == pcommon.ValueTypeStr {
 			w.beginDoc(v, nil)
-			w.addText(otlpNode(v))
+			w.addText(message.OTLPNode(v))
 		}
 	case v.Type() == pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
@@ -319,11 +320,11 @@ func (w *Withholder) addValue(v pcommon.Value) {
 		case bytes.Contains(b, reactObservation):
 			// A prompt as plain text (OpenInference's input.value): a ReAct agent's scratchpad.
 			w.beginDoc(v, nil)
-			w.addReAct(otlpNode(v))
+			w.addReAct(message.OTLPNode(v))
 		}
 	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
 		w.beginDoc(v, nil)
-		w.visitOTLP(v, inNone)
+		w.visitOTLP(v, message.InNone)
 	}
 }
 
@@ -331,7 +332,7 @@ func (w *Withholder) beginDoc(v pcommon.Value, raw []byte) {
 	w.doc = int32(len(w.docs))
 	w.docs = append(w.docs, doc{value: v, raw: raw, rec: w.rec})
 	// A document's calls are its own: an anonymous result answers none of another document's.
-	w.turn, w.role, w.pendingStart, w.pendingTurn = 0, node{}, len(w.pending), -1
+	w.turn, w.role, w.pendingStart, w.pendingTurn = 0, message.Node{}, len(w.pending), -1
 }
 
 // intern copies an id or name into the arena, trimmed.
@@ -344,9 +345,9 @@ func (w *Withholder) intern(b []byte) ref {
 func (w *Withholder) text(r ref) []byte { return w.arena[r.off : r.off+r.n] }
 
 // internNode decodes a string node into the arena; ok is false for anything else or a blank string.
-func (w *Withholder) internNode(n node) (ref, bool) {
+func (w *Withholder) internNode(n message.Node) (ref, bool) {
 	off := len(w.arena)
-	out, ok := n.appendText(w.arena)
+	out, ok := n.AppendText(w.arena)
 	if !ok || len(out) == off {
 		w.arena = out[:off]
 		return ref{}, false
@@ -355,10 +356,10 @@ func (w *Withholder) internNode(n node) (ref, bool) {
 	return ref{off: int32(off), n: int32(len(out) - off)}, true
 }
 
-func (w *Withholder) addPayloads(it *item, payloads ...node) {
+func (w *Withholder) addPayloads(it *item, payloads ...message.Node) {
 	it.first = int32(len(w.nodes))
 	for _, p := range payloads {
-		if p.ok() {
+		if p.OK() {
 			w.nodes = append(w.nodes, p)
 		}
 	}
@@ -367,30 +368,33 @@ func (w *Withholder) addPayloads(it *item, payloads ...node) {
 
 // addCall records a tool call; the calls of one message are the candidates an anonymous result that
 // follows may answer.
-func (w *Withholder) addCall(o *object) {
+func (w *Withholder) addCall(o *message.Object) {
 	it := item{kind: itemCall, rec: w.rec, doc: w.doc}
 	w.readIDs(&it, o)
-	args := o.args
-	n := o.nArgs
-	if o.function.ok() {
-		fn := w.objects.push()
-		defer w.objects.pop()
-		readObject(o.function, fn)
-		for i := 0; i < fn.nNames && it.nName < maxNames; i++ {
-			if r, ok := w.internNode(fn.names[i]); ok {
+	args := o.Args()
+	overflow := o.Overflow()
+	if o.Function.OK() {
+		fn := w.objects.Push()
+		defer w.objects.Pop()
+		message.ReadObject(o.Function, fn)
+		for _, name := range fn.Names() {
+			if it.nName >= message.MaxNames {
+				break
+			}
+			if r, ok := w.internNode(name); ok {
 				it.names[it.nName] = r
 				it.nName++
 			}
 		}
-		if fn.nArgs > 0 {
-			args, n = fn.args, fn.nArgs
+		if len(fn.Args()) > 0 {
+			args = fn.Args()
 		}
-		o.overflow = o.overflow || fn.overflow
+		overflow = overflow || fn.Overflow()
 	}
-	if o.overflow {
-		w.addPayloads(&it, o.whole())
+	if overflow {
+		w.addPayloads(&it, o.Whole())
 	} else {
-		w.addPayloads(&it, args[:n]...)
+		w.addPayloads(&it, args...)
 	}
 	if w.turn != w.pendingTurn {
 		w.pendingStart, w.pendingTurn = len(w.pending), w.turn
@@ -401,20 +405,20 @@ func (w *Withholder) addCall(o *object) {
 
 // addResult records a tool result. One that names neither its call nor its tool answers one of the
 // calls of the latest message that made calls.
-func (w *Withholder) addResult(o *object) {
+func (w *Withholder) addResult(o *message.Object) {
 	it := item{kind: itemResult, rec: w.rec, doc: w.doc, event: w.inEvent}
 	w.readIDs(&it, o)
-	if o.origin.ok() && it.nID == 0 && it.nName == 0 {
+	if o.Origin.OK() && it.nID == 0 && it.nName == 0 {
 		// Haystack's result names its call only in "origin", a copy of the call.
-		origin := w.objects.push()
-		readObject(o.origin, origin)
+		origin := w.objects.Push()
+		message.ReadObject(o.Origin, origin)
 		w.readIDs(&it, origin)
-		w.objects.pop()
+		w.objects.Pop()
 	}
-	if o.overflow {
-		w.addPayloads(&it, o.whole())
+	if o.Overflow() {
+		w.addPayloads(&it, o.Whole())
 	} else {
-		w.addPayloads(&it, o.payloads[:o.nPayloads]...)
+		w.addPayloads(&it, o.Payloads()...)
 	}
 	if it.nID == 0 && it.nName == 0 {
 		it.cand = int32(len(w.cands))
@@ -425,25 +429,21 @@ func (w *Withholder) addResult(o *object) {
 	w.items = append(w.items, it)
 }
 
-func (w *Withholder) addText(n node) {
+func (w *Withholder) addText(n message.Node) {
 	it := item{kind: itemText, rec: w.rec, doc: w.doc}
 	w.addPayloads(&it, n)
 	w.items = append(w.items, it)
 }
 
-func (w *Withholder) readIDs(it *item, o *object) {
-	ids := o.strongIDs[:o.nStrong]
-	if o.nStrong == 0 && o.weakID.ok() && !o.byRole {
-		ids = []node{o.weakID}
-	}
-	for _, id := range ids {
-		if r, ok := w.internNode(id); ok && it.nID < maxIDs {
+func (w *Withholder) readIDs(it *item, o *message.Object) {
+	for _, id := range o.CallIDs() {
+		if r, ok := w.internNode(id); ok && it.nID < message.MaxIDs {
 			it.ids[it.nID] = r
 			it.nID++
 		}
 	}
-	for _, name := range o.names[:o.nNames] {
-		if r, ok := w.internNode(name); ok && it.nName < maxNames {
+	for _, name := range o.Names() {
+		if r, ok := w.internNode(name); ok && it.nName < message.MaxNames {
 			it.names[it.nName] = r
 			it.nName++
 		}
@@ -604,13 +604,13 @@ func (w *Withholder) Apply(s Shaper) Rewrite {
 				n = typedValue(n)
 			}
 			var changed bool
-			if n.otlp {
-				changed = s.ShapeValue(n.pv, owner, remember)
+			if n.IsOTLP() {
+				changed = s.ShapeValue(n.Value(), owner, remember)
 			} else {
 				from := len(w.out)
-				w.out, changed = s.ShapeJSON(w.out, n.raw, owner, remember)
+				w.out, changed = s.ShapeJSON(w.out, n.Raw(), owner, remember)
 				if changed {
-					w.edits = append(w.edits, edit{start: n.start, end: n.start + len(n.raw), from: from, to: len(w.out)})
+					w.edits = append(w.edits, edit{start: n.Start(), end: n.Start() + len(n.Raw()), from: from, to: len(w.out)})
 				} else {
 					w.out = w.out[:from]
 				}
@@ -655,13 +655,13 @@ func (w *Withholder) flush(d int32) {
 
 // typedValue returns the "value" (AI SDK) or "text" (OpenAI Agents) member of a typed wrapper such as
 // {"type":"json","value":...}, so the wrapper stays readable; any other node is returned as it is.
-func typedValue(n node) node {
-	if n.kind() != kindObject || !n.otlp && !mayHoldTypeKey(n.raw) {
+func typedValue(n message.Node) message.Node {
+	if n.Kind() != message.KindObject || !n.IsOTLP() && !mayHoldTypeKey(n.Raw()) {
 		return n
 	}
 	var typed bool
-	var value node
-	eachMemberOf(n, func(key []byte, v node) {
+	var value message.Node
+	message.EachMember(n, func(key []byte, v message.Node) {
 		switch string(key) {
 		case "type":
 			typed = true
@@ -669,7 +669,7 @@ func typedValue(n node) node {
 			value = v
 		}
 	})
-	if typed && value.ok() {
+	if typed && value.OK() {
 		return value
 	}
 	return n

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/message"
 )
 
 // testPolicy withholds the calls it was given by id, and the calls of the tools it was given by name;
@@ -574,8 +576,8 @@ func TestTypedValue(t *testing.T) {
 		`{"value":{"type":"json","value":"x"}}`:      `{"value":{"type":"json","value":"x"}}`,
 		`{"type":"json"}`:                            `{"type":"json"}`,
 	} {
-		if got := typedValue(jsonNode([]byte(raw), 0)); string(got.raw) != want {
-			t.Errorf("typedValue(%s) = %s, want %s", raw, got.raw, want)
+		if got := typedValue(message.JSONNode([]byte(raw), 0)); string(got.Raw()) != want {
+			t.Errorf("typedValue(%s) = %s, want %s", raw, got.Raw(), want)
 		}
 	}
 }
