@@ -13,10 +13,10 @@ import (
 // addMessageEvent reads a per-message event (a span event or log record such as gen_ai.tool.message or
 // gen_ai.assistant.message) as one message: its attributes and its body's members are the message's
 // members, its name says the role. A string body is the message's content.
-func (w *Withholder) addMessageEvent(role pcommon.Value, attrs pcommon.Map, body pcommon.Value) {
-	w.beginDoc(body, nil)
-	w.inEvent = true
-	defer func() { w.inEvent = false }()
+func (r *TranscriptReader) addMessageEvent(role pcommon.Value, attrs pcommon.Map, body pcommon.Value) {
+	r.beginDoc(body, nil)
+	r.inEvent = true
+	defer func() { r.inEvent = false }()
 	var o message.Object
 	var kept [8]inner
 	count := 0
@@ -38,11 +38,11 @@ func (w *Withholder) addMessageEvent(role pcommon.Value, attrs pcommon.Map, body
 	if role.Type() == pcommon.ValueTypeStr {
 		o.SetEventRole(message.OTLPNode(role))
 	}
-	w.dispatch(&o, message.InNone, kept[:], count, func() {
+	r.dispatch(&o, message.InNone, kept[:], count, func() {
 		attrs.Range(func(k string, v pcommon.Value) bool {
-			w.visit(message.OTLPNode(v), message.ContextOf(jsonraw.StringBytes(k)))
+			r.visit(message.OTLPNode(v), message.ContextOf(jsonraw.StringBytes(k)))
 			return true
 		})
-		w.visit(message.OTLPNode(body), message.InNone)
+		r.visit(message.OTLPNode(body), message.InNone)
 	})
 }

@@ -27,18 +27,18 @@ var stackDocs = []string{
 }
 
 // TestWalksGiveBackTheirObjects: the objects a walk holds, one per level, are all given back when it
-// ends, however it ends, and cleared, so one Withholder or reply reader serves document after document
-// and keeps none of them reachable; and it makes no more of them than the levels the lexer admits, and
-// one for the level it refuses.
+// ends, however it ends, and cleared, so one TranscriptReader or reply reader serves document after
+// document and keeps none of them reachable; and it makes no more of them than the levels the lexer
+// admits, and one for the level it refuses.
 func TestWalksGiveBackTheirObjects(t *testing.T) {
-	w := NewWithholder(Default)
+	w := NewTranscriptReader(Default)
 	rr := new(replyReader)
 	rr.maxDepth = jsonraw.DefaultMaxDepth
 	for round := range 2 {
 		for _, doc := range stackDocs {
 			w.Add(0, Span{Attrs: attrsOf(t, map[string]any{"gen_ai.input.messages": doc, "other": doc})}, pcommon.NewValueEmpty())
 			if top, _ := stackOf(&w.objects); top != 0 {
-				t.Fatalf("round %d: the Withholder still holds %d objects after %.40q", round, top, doc)
+				t.Fatalf("round %d: the TranscriptReader still holds %d objects after %.40q", round, top, doc)
 			}
 			rr.readJSON([]byte(doc))
 			if top, _ := stackOf(&rr.objects); top != 0 {
@@ -55,7 +55,7 @@ func TestWalksGiveBackTheirObjects(t *testing.T) {
 	}
 	_, wHeld := stackOf(&w.objects)
 	_, rrHeld := stackOf(&rr.objects)
-	for name, held := range map[string]int{"Withholder": len(wHeld), "reply reader": len(rrHeld)} {
+	for name, held := range map[string]int{"TranscriptReader": len(wHeld), "reply reader": len(rrHeld)} {
 		if held == 0 || held > jsonraw.DefaultMaxDepth+1 {
 			t.Errorf("the %s made %d objects, want between 1 and the nesting limit %d, plus one", name, held, jsonraw.DefaultMaxDepth)
 		}

@@ -28,7 +28,7 @@ var (
 )
 
 // addReAct records a ReAct text as a result of each tool its Action lines name.
-func (w *Withholder) addReAct(n message.Node) {
+func (r *TranscriptReader) addReAct(n message.Node) {
 	text := reactText(n)
 	if text == nil || !bytes.Contains(text, reactObservation) {
 		return
@@ -42,10 +42,10 @@ func (w *Withholder) addReAct(n message.Node) {
 		if len(name) == 0 || bytes.ContainsAny(name, " {[") {
 			continue // not a tool's name: a sentence, or a structured chat agent's JSON action
 		}
-		it := item{kind: itemResult, rec: w.rec, doc: w.doc}
-		it.names[0], it.nName = w.intern(name), 1
-		w.addPayloads(&it, n)
-		w.items = append(w.items, it)
+		it := Item{kind: ItemResult, rec: r.rec, doc: r.doc}
+		it.names[0], it.nName = r.intern(name), 1
+		r.addPayloads(&it, n)
+		r.items = append(r.items, it)
 	}
 }
 

@@ -43,11 +43,11 @@ type Exchange struct {
 }
 
 // RequestReader reads the latest round of model calls' requests, in the message formats the
-// Withholder reads (internal/message). Begin a request, add the records that carry it (a span's or log
+// TranscriptReader reads (internal/message). Begin a request, add the records that carry it (a span's or log
 // record's input transcripts, or the per-message events of one request), then take Latest. It keeps
 // its buffers from request to request; it is not safe for concurrent use.
 type RequestReader struct {
-	w *Withholder
+	tr *TranscriptReader
 	// first is the first item of the request being read; segments number the documents whose rounds
 	// are found apart (each transcript attribute) or together (one request's per-message events).
 	first    int
@@ -59,14 +59,14 @@ type RequestReader struct {
 
 // NewRequestReader returns a reader of requests as the registry declares them.
 func (r *Registry) NewRequestReader() *RequestReader {
-	w := NewWithholder(r)
-	w.requestOnly = true
-	return &RequestReader{w: w}
+	tr := NewTranscriptReader(r)
+	tr.requestOnly = true
+	return &RequestReader{tr: tr}
 }
 
 // Begin starts a request, forgetting the one before.
 func (rr *RequestReader) Begin() {
-	rr.w.Reset()
+	rr.tr.Reset()
 	rr.first, rr.segments, rr.events = 0, rr.segments[:0], -1
 	rr.out, rr.buf = rr.out[:0], rr.buf[:0]
 }
@@ -75,7 +75,7 @@ func (rr *RequestReader) Begin() {
 // operation-details event), each as AddRecord would; the reply's events are passed over.
 func (rr *RequestReader) AddSpanEvents(events ptrace.SpanEventSlice) {
 	for i := 0; i < events.Len(); i++ {
-		if e := events.At(i); !rr.w.reg.choiceEvents[e.Name()] {
+		if e := events.At(i); !rr.tr.reg.choiceEvents[e.Name()] {
 			rr.AddRecord(Span{Name: e.Name(), Attrs: e.Attributes()}, pcommon.NewValueEmpty())
 		}
 	}
@@ -86,10 +86,10 @@ func (rr *RequestReader) AddSpanEvents(events ptrace.SpanEventSlice) {
 // The per-message events of one request are one conversation: their latest round is found across
 // them.
 func (rr *RequestReader) AddRecord(s Span, body pcommon.Value) {
-	docs := len(rr.w.docs)
-	_, event := rr.w.reg.eventRoles[s.Name]
-	rr.w.Add(0, s, body)
-	for d := docs; d < len(rr.w.docs); d++ {
+	docs := len(rr.tr.docs)
+	_, event := rr.tr.reg.eventRoles[s.Name]
+	rr.tr.Add(0, s, body)
+	for d := docs; d < len(rr.tr.docs); d++ {
 		switch {
 		case !event:
 			rr.segments = append(rr.segments, int32(d))
@@ -114,8 +114,8 @@ func (r *Registry) IsRequestEvent(name string) bool {
 // calls of the last message that made calls, by the tool's name or, for a result that names neither,
 // in order.
 func (rr *RequestReader) Latest() []Exchange {
-	w := rr.w
-	items := w.items[rr.first:]
+	tr := rr.tr
+	items := tr.items[rr.first:]
 	rounds := map[int32]round{}
 	afterResult := map[int32]int{}
 	number := map[int32]int{}
@@ -126,9 +126,9 @@ func (rr *RequestReader) Latest() []Exchange {
 		}
 		seg := rr.segments[it.doc]
 		switch it.kind {
-		case itemResult:
+		case ItemResult:
 			afterResult[seg] = i + 1
-		case itemCall:
+		case ItemCall:
 			r, ok := rounds[seg]
 			if !ok || r.from != afterResult[seg] {
 				number[seg]++
@@ -140,7 +140,7 @@ func (rr *RequestReader) Latest() []Exchange {
 	used := map[int]bool{}
 	for i := range items {
 		it := &items[i]
-		if it.kind != itemResult || it.doc < 0 || it.n == 0 {
+		if it.kind != ItemResult || it.doc < 0 || it.n == 0 {
 			continue
 		}
 		seg := rr.segments[it.doc]
@@ -153,28 +153,28 @@ func (rr *RequestReader) Latest() []Exchange {
 		e := Exchange{Round: number[seg], Ordinal: ordinal[seg], Record: int(it.rec)}
 		ordinal[seg]++
 		if it.nID > 0 {
-			e.CallID = w.text(it.ids[0])
+			e.CallID = tr.Text(it.ids[0])
 		}
 		if it.nName > 0 {
-			e.Tool = w.text(it.names[0])
+			e.Tool = tr.Text(it.names[0])
 		}
 		if c := rr.callOf(items, it, seg, r, used); c >= 0 {
 			used[c] = true
 			call := &items[c]
 			if e.Tool == nil && call.nName > 0 {
-				e.Tool = w.text(call.names[0])
+				e.Tool = tr.Text(call.names[0])
 			}
 			if e.CallID == nil && call.nID > 0 {
-				e.CallID = w.text(call.ids[0])
+				e.CallID = tr.Text(call.ids[0])
 			}
 			if call.n > 0 {
-				e.Args, e.HasArgs = rr.payload(w.nodes[call.first]), true
+				e.Args, e.HasArgs = rr.payload(tr.nodes[call.first]), true
 			}
 		}
-		e.Result = rr.payload(w.nodes[it.first])
+		e.Result = rr.payload(tr.nodes[it.first])
 		// A result held as one content block ([{"type":"text","text":...}], an MCP tool's as Anthropic
 		// and MCP clients send it) is what the block holds.
-		if env, ok := unwrapContentBlock(e.Result, w.reg.maxDepth); ok {
+		if env, ok := unwrapContentBlock(e.Result, tr.reg.maxDepth); ok {
 			e.Result = env.Result
 		}
 		rr.out = append(rr.out, e)
@@ -189,17 +189,17 @@ type round struct{ from, to int }
 // callOf finds the call a result answers, as an index into items, or -1: the call of its segment with
 // its id; else, among the calls of the round's message not taken by an earlier result, the first
 // with its tool's name, or for a result that names no tool the first.
-func (rr *RequestReader) callOf(items []item, res *item, seg int32, r round, used map[int]bool) int {
-	w := rr.w
+func (rr *RequestReader) callOf(items []Item, res *Item, seg int32, r round, used map[int]bool) int {
+	tr := rr.tr
 	if res.nID > 0 {
-		id := w.text(res.ids[0])
+		id := tr.Text(res.ids[0])
 		for i := range items {
 			c := &items[i]
-			if c.kind != itemCall || c.doc < 0 || rr.segments[c.doc] != seg {
+			if c.kind != ItemCall || c.doc < 0 || rr.segments[c.doc] != seg {
 				continue
 			}
 			for _, cid := range c.ids[:c.nID] {
-				if bytes.Equal(w.text(cid), id) {
+				if bytes.Equal(tr.Text(cid), id) {
 					return i
 				}
 			}
@@ -208,10 +208,10 @@ func (rr *RequestReader) callOf(items []item, res *item, seg int32, r round, use
 	}
 	for i := r.from; i <= r.to; i++ {
 		c := &items[i]
-		if c.kind != itemCall || used[i] || rr.segments[c.doc] != seg {
+		if c.kind != ItemCall || used[i] || rr.segments[c.doc] != seg {
 			continue
 		}
-		if res.nName == 0 || c.nName > 0 && bytes.EqualFold(w.text(c.names[0]), w.text(res.names[0])) {
+		if res.nName == 0 || c.nName > 0 && bytes.EqualFold(tr.Text(c.names[0]), tr.Text(res.names[0])) {
 			return i
 		}
 	}

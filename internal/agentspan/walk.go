@@ -15,31 +15,31 @@ import (
 // else is looked into, knowing whose message it is.
 
 // visitOTLP reads an OTLP value; a string that holds a JSON container is read as a document of its own.
-func (w *Withholder) visitOTLP(v pcommon.Value, ctx message.Context) {
+func (r *TranscriptReader) visitOTLP(v pcommon.Value, ctx message.Context) {
 	switch v.Type() {
 	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
-		w.visit(message.OTLPNode(v), ctx)
+		r.visit(message.OTLPNode(v), ctx)
 	case pcommon.ValueTypeStr:
 		b := jsonraw.StringBytes(v.Str())
 		if jsonraw.IsContainer(b) {
 			// A document of its own, inside this one: this one's walk resumes where it was.
-			doc, role, m := w.doc, w.role, w.mark()
-			w.walkJSON(v, b, walkedArray{})
-			w.doc, w.role = doc, role
-			w.pending, w.pendingStart, w.turn, w.pendingTurn = w.pending[:m.pending], m.pendingStart, m.turn, m.pendingTurn
+			doc, role, m := r.doc, r.role, r.mark()
+			r.walkJSON(v, b, walkedArray{})
+			r.doc, r.role = doc, role
+			r.pending, r.pendingStart, r.turn, r.pendingTurn = r.pending[:m.pending], m.pendingStart, m.turn, m.pendingTurn
 		}
 	}
 }
 
-func (w *Withholder) visit(n message.Node, ctx message.Context) {
+func (r *TranscriptReader) visit(n message.Node, ctx message.Context) {
 	switch n.Kind() {
 	case message.KindArray:
-		message.EachElement(n, func(e message.Node) { w.visit(e, message.InNone) })
+		message.EachElement(n, func(e message.Node) { r.visit(e, message.InNone) })
 	case message.KindObject:
-		w.visitObject(n, ctx)
+		r.visitObject(n, ctx)
 	case message.KindString:
 		if n.IsOTLP() {
-			w.visitOTLP(n.Value(), ctx)
+			r.visitOTLP(n.Value(), ctx)
 		}
 	}
 }
@@ -51,9 +51,9 @@ type inner struct {
 	ctx message.Context
 }
 
-func (w *Withholder) visitObject(n message.Node, ctx message.Context) {
-	o := w.objects.Push()
-	defer w.objects.Pop()
+func (r *TranscriptReader) visitObject(n message.Node, ctx message.Context) {
+	o := r.objects.Push()
+	defer r.objects.Pop()
 	var kept [8]inner
 	count := 0
 	o.Self = n
@@ -61,8 +61,8 @@ func (w *Withholder) visitObject(n message.Node, ctx message.Context) {
 		o.Read(key, v)
 		count = keep(&kept, count, key, v)
 	})
-	w.dispatch(o, ctx, kept[:], count, func() {
-		message.EachMember(n, func(key []byte, v message.Node) { w.visit(v, message.ContextOf(key)) })
+	r.dispatch(o, ctx, kept[:], count, func() {
+		message.EachMember(n, func(key []byte, v message.Node) { r.visit(v, message.ContextOf(key)) })
 	})
 }
 
@@ -79,33 +79,33 @@ func keep(kept *[8]inner, count int, key []byte, v message.Node) int {
 
 // dispatch records a call or result, or looks inside the object. kept holds the first of its count
 // containers; past that, again visits them all.
-func (w *Withholder) dispatch(o *message.Object, ctx message.Context, kept []inner, count int, again func()) {
+func (r *TranscriptReader) dispatch(o *message.Object, ctx message.Context, kept []inner, count int, again func()) {
 	switch o.Classify(ctx) {
 	case message.ShapeCall:
-		w.addCall(o)
+		r.addCall(o)
 		return
 	case message.ShapeResult:
-		w.addResult(o)
+		r.addResult(o)
 		return
 	case message.ShapeLangChain:
-		w.visitObject(o.Kwargs, message.InResult)
+		r.visitObject(o.Kwargs, message.InResult)
 		return
 	}
 	if o.Text.Kind() == message.KindString {
-		w.addReAct(o.Text)
+		r.addReAct(o.Text)
 	}
-	if w.Taint && o.IsModelText(w.role) {
-		w.addText(o.Text)
+	if r.ModelText && o.IsModelText(r.role) {
+		r.addText(o.Text)
 	}
 	if o.Role.OK() {
-		outer := w.role
-		w.role = o.Role
-		w.turn++
-		defer func() { w.role = outer }()
+		outer := r.role
+		r.role = o.Role
+		r.turn++
+		defer func() { r.role = outer }()
 	}
 	if count <= len(kept) {
 		for _, c := range kept[:count] {
-			w.visit(c.n, c.ctx)
+			r.visit(c.n, c.ctx)
 		}
 		return
 	}

@@ -78,9 +78,9 @@ func (fs *flatState) beginFlat(transcripts int) {
 }
 
 // collectFlat notes an attribute that belongs to any of the flattened transcripts.
-func (w *Withholder) collectFlat(key string, v pcommon.Value) {
-	for i := range w.reg.flat {
-		f := &w.reg.flat[i]
+func (r *TranscriptReader) collectFlat(key string, v pcommon.Value) {
+	for i := range r.reg.flat {
+		f := &r.reg.flat[i]
 		msg, rest, ok := indexed(key, f.prefix)
 		if !ok {
 			continue
@@ -89,7 +89,7 @@ func (w *Withholder) collectFlat(key string, v pcommon.Value) {
 		if !ok {
 			continue
 		}
-		fe := &w.flat.of[i]
+		fe := &r.flat.of[i]
 		e := flatEntry{msg: int32(msg), v: v, field: field, sub: int32(call), part: part}
 		if field == fieldContent {
 			e.sub = fe.contents
@@ -102,23 +102,23 @@ func (w *Withholder) collectFlat(key string, v pcommon.Value) {
 }
 
 // addFlat reads the flattened transcripts collectFlat gathered, inputs or outputs.
-func (w *Withholder) addFlat(output bool) {
-	for i := range w.reg.flat {
-		if f := &w.reg.flat[i]; f.output == output && len(w.flat.of[i].entries) > 0 {
-			w.readFlat(&w.flat.of[i], f.output)
+func (r *TranscriptReader) addFlat(output bool) {
+	for i := range r.reg.flat {
+		if f := &r.reg.flat[i]; f.output == output && len(r.flat.of[i].entries) > 0 {
+			r.readFlat(&r.flat.of[i], f.output)
 		}
 	}
 }
 
-func (w *Withholder) readFlat(fe *flatEntries, output bool) {
-	w.beginDoc(pcommon.NewValueEmpty(), nil)
-	sorted := w.flat.sortEntries(fe)
+func (r *TranscriptReader) readFlat(fe *flatEntries, output bool) {
+	r.beginDoc(pcommon.NewValueEmpty(), nil)
+	sorted := r.flat.sortEntries(fe)
 	for start := 0; start < len(sorted); {
 		end := start + 1
 		for end < len(sorted) && sorted[end].msg == sorted[start].msg {
 			end++
 		}
-		w.flatMessage(sorted[start:end], output)
+		r.flatMessage(sorted[start:end], output)
 		start = end
 	}
 }
@@ -173,8 +173,8 @@ func entryOrder(a, b flatEntry) int {
 }
 
 // flatMessage records one message's calls, result or text.
-func (w *Withholder) flatMessage(entries []flatEntry, output bool) {
-	w.turn = entries[0].msg + 1
+func (r *TranscriptReader) flatMessage(entries []flatEntry, output bool) {
+	r.turn = entries[0].msg + 1
 	var o message.Object
 	var contents []flatEntry
 	for i := 0; i < len(entries); i++ {
@@ -201,7 +201,7 @@ func (w *Withholder) flatMessage(entries []flatEntry, output bool) {
 				}
 			}
 			i = j - 1
-			w.addCall(&call)
+			r.addCall(&call)
 		case fieldContent:
 			contents = entries[i:]
 			i = len(entries)
@@ -213,21 +213,21 @@ func (w *Withholder) flatMessage(entries []flatEntry, output bool) {
 			o.AddPayload(message.OTLPNode(c.v))
 		}
 		if len(o.Payloads()) > 0 {
-			w.addResult(&o)
+			r.addResult(&o)
 		}
 		return
 	}
 	modelText := output || o.Role.Is("assistant")
 	for _, c := range contents {
 		if c.v.Type() == pcommon.ValueTypeStr {
-			w.addReAct(message.OTLPNode(c.v))
+			r.addReAct(message.OTLPNode(c.v))
 		}
-		if w.Taint && modelText && c.v.Type() == pcommon.ValueTypeStr {
-			w.addText(message.OTLPNode(c.v))
+		if r.ModelText && modelText && c.v.Type() == pcommon.ValueTypeStr {
+			r.addText(message.OTLPNode(c.v))
 		}
 		// A content that is JSON holds content blocks (Anthropic's tool_use and tool_result).
 		if c.v.Type() == pcommon.ValueTypeStr && jsonraw.IsContainer(jsonraw.StringBytes(c.v.Str())) {
-			w.visitOTLP(c.v, message.InNone)
+			r.visitOTLP(c.v, message.InNone)
 		}
 	}
 }

@@ -22,60 +22,60 @@ type mark struct {
 	turn, pendingTurn                                 int32
 }
 
-func (w *Withholder) mark() mark {
-	return mark{items: len(w.items), nodes: len(w.nodes), cands: len(w.cands), arena: len(w.arena),
-		pending: len(w.pending), pendingStart: w.pendingStart, turn: w.turn, pendingTurn: w.pendingTurn}
+func (r *TranscriptReader) mark() mark {
+	return mark{items: len(r.items), nodes: len(r.nodes), cands: len(r.cands), arena: len(r.arena),
+		pending: len(r.pending), pendingStart: r.pendingStart, turn: r.turn, pendingTurn: r.pendingTurn}
 }
 
 // rollback forgets what was recorded since m, the calls pending since among it.
-func (w *Withholder) rollback(m mark) {
-	w.items, w.nodes, w.cands, w.arena = w.items[:m.items], w.nodes[:m.nodes], w.cands[:m.cands], w.arena[:m.arena]
-	w.pending, w.pendingStart = w.pending[:m.pending], m.pendingStart
-	w.turn, w.pendingTurn = m.turn, m.pendingTurn
+func (r *TranscriptReader) rollback(m mark) {
+	r.items, r.nodes, r.cands, r.arena = r.items[:m.items], r.nodes[:m.nodes], r.cands[:m.cands], r.arena[:m.arena]
+	r.pending, r.pendingStart = r.pending[:m.pending], m.pendingStart
+	r.turn, r.pendingTurn = m.turn, m.pendingTurn
 }
 
 // walkJSON reads a JSON document; false when it is not valid JSON (nothing of it is then recorded). A
 // top-level array is read element by element, and past the elements it shares with prev, an array
 // walked before (walk_resume.go; the zero prev shares none); walked is where it ended.
-func (w *Withholder) walkJSON(v pcommon.Value, b []byte, prev walkedArray) (walked walkedArray, ok bool) {
-	l := jsonraw.NewLexer(b, w.reg.maxDepth)
+func (r *TranscriptReader) walkJSON(v pcommon.Value, b []byte, prev walkedArray) (walked walkedArray, ok bool) {
+	l := jsonraw.NewLexer(b, r.reg.maxDepth)
 	l.SkipSpace()
-	m := w.mark()
-	docs := len(w.docs)
-	w.beginDoc(v, b)
-	walked = walkedArray{raw: b, items: len(w.items)}
+	m := r.mark()
+	docs := len(r.docs)
+	r.beginDoc(v, b)
+	walked = walkedArray{raw: b, items: len(r.items)}
 	switch {
 	case jsonraw.SharesElements(prev.raw, prev.end, b):
-		w.takeShared(prev)
-		walked.end, walked.at = prev.end, w.mark()
+		r.takeShared(prev)
+		walked.end, walked.at = prev.end, r.mark()
 		l.Seek(prev.end)
-		ok = w.lexElements(&l, &walked)
+		ok = r.lexElements(&l, &walked)
 	case l.Peek() == '[':
 		empty, f := l.Open(1)
-		ok = f == jsonraw.NoFault && (empty || w.lexElement(&l, &walked) && w.lexElements(&l, &walked))
+		ok = f == jsonraw.NoFault && (empty || r.lexElement(&l, &walked) && r.lexElements(&l, &walked))
 	default:
-		ok = w.lexValue(&l, 0, message.InNone)
+		ok = r.lexValue(&l, 0, message.InNone)
 	}
 	if !ok || !l.AtEnd() {
-		w.rollback(m)
-		w.docs = w.docs[:docs]
+		r.rollback(m)
+		r.docs = r.docs[:docs]
 		return walkedArray{}, false
 	}
 	return walked, true
 }
 
 // lexValue reads the value at the cursor; depth is the nesting of the container holding it.
-func (w *Withholder) lexValue(l *jsonraw.Lexer, depth int, ctx message.Context) bool {
+func (r *TranscriptReader) lexValue(l *jsonraw.Lexer, depth int, ctx message.Context) bool {
 	switch l.Peek() {
 	case '{':
-		return w.lexObject(l, depth+1, ctx)
+		return r.lexObject(l, depth+1, ctx)
 	case '[':
 		empty, f := l.Open(depth + 1)
 		if f != jsonraw.NoFault {
 			return false
 		}
 		for more := !empty; more; {
-			if !w.lexValue(l, depth+1, message.InNone) {
+			if !r.lexValue(l, depth+1, message.InNone) {
 				return false
 			}
 			var ok bool
@@ -97,24 +97,24 @@ func (w *Withholder) lexValue(l *jsonraw.Lexer, depth int, ctx message.Context) 
 // is neither after all, it is read again, containers walked, and so is everything inside it: read
 // again with passing over allowed, each level of a document nested deep could read its inner levels
 // twice, and the walk take time exponential in the depth.
-func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx message.Context) bool {
+func (r *TranscriptReader) lexObject(l *jsonraw.Lexer, depth int, ctx message.Context) bool {
 	from := *l
-	m := w.mark()
-	outer := w.role
-	o := w.objects.Push()
-	defer func() { w.role = outer; w.objects.Pop() }()
-	skipped, ok := w.readObject(l, depth, ctx, o)
+	m := r.mark()
+	outer := r.role
+	o := r.objects.Push()
+	defer func() { r.role = outer; r.objects.Pop() }()
+	skipped, ok := r.readObject(l, depth, ctx, o)
 	if !ok {
 		return false
 	}
 	shape := o.Classify(ctx)
 	if skipped && shape != message.ShapeResult && shape != message.ShapeCall {
-		*l, w.role = from, outer
-		w.rollback(m)
+		*l, r.role = from, outer
+		r.rollback(m)
 		*o = message.Object{}
-		w.walkAll = true
-		_, ok := w.readObject(l, depth, ctx, o)
-		w.walkAll = false
+		r.walkAll = true
+		_, ok := r.readObject(l, depth, ctx, o)
+		r.walkAll = false
 		if !ok {
 			return false
 		}
@@ -122,20 +122,20 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx message.Context)
 	}
 	switch shape {
 	case message.ShapeCall:
-		w.rollback(m)
-		w.addCall(o)
+		r.rollback(m)
+		r.addCall(o)
 	case message.ShapeResult:
-		w.rollback(m)
-		w.addResult(o)
+		r.rollback(m)
+		r.addResult(o)
 	case message.ShapeLangChain:
-		w.rollback(m)
-		w.visitObject(o.Kwargs, message.InResult)
+		r.rollback(m)
+		r.visitObject(o.Kwargs, message.InResult)
 	default:
 		if o.Text.Kind() == message.KindString {
-			w.addReAct(o.Text)
+			r.addReAct(o.Text)
 		}
-		if w.Taint && o.IsModelText(outer) {
-			w.addText(o.Text)
+		if r.ModelText && o.IsModelText(outer) {
+			r.addText(o.Text)
 		}
 	}
 	return true
@@ -144,8 +144,8 @@ func (w *Withholder) lexObject(l *jsonraw.Lexer, depth int, ctx message.Context)
 // readObject reads the members of the object at the cursor into o; unless walkAll is set, the
 // containers of an object already known to be a call or a result are passed over (skipped reports that
 // one was).
-func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx message.Context, o *message.Object) (skipped, ok bool) {
-	doc := w.docs[w.doc].raw
+func (r *TranscriptReader) readObject(l *jsonraw.Lexer, depth int, ctx message.Context, o *message.Object) (skipped, ok bool) {
+	doc := r.docs[r.doc].raw
 	start := l.Pos()
 	empty, f := l.Open(depth)
 	if f != jsonraw.NoFault {
@@ -162,17 +162,17 @@ func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx message.Context
 		var copyOf []byte
 		switch l.Peek() {
 		case '{', '[':
-			if !w.walkAll && o.IsCallOrResult(ctx) {
+			if !r.walkAll && o.IsCallOrResult(ctx) {
 				var f jsonraw.Fault
-				if copyOf, f = l.SkipRepeatable(depth, &w.repeats); f != jsonraw.NoFault {
+				if copyOf, f = l.SkipRepeatable(depth, &r.repeats); f != jsonraw.NoFault {
 					return false, false
 				}
 				skipped = true
-			} else if !w.lexValue(l, depth, message.ContextOf(key)) {
+			} else if !r.lexValue(l, depth, message.ContextOf(key)) {
 				return false, false
 			}
 		default:
-			if !w.lexValue(l, depth, message.InNone) {
+			if !r.lexValue(l, depth, message.InNone) {
 				return false, false
 			}
 		}
@@ -187,8 +187,8 @@ func (w *Withholder) readObject(l *jsonraw.Lexer, depth int, ctx message.Context
 		o.Read(key, message.JSONNode(raw, valStart))
 		if !hadRole && o.Role.OK() {
 			// The members after the role are this message's: a new turn, and text read as its role.
-			w.role = o.Role
-			w.turn++
+			r.role = o.Role
+			r.turn++
 		}
 		if more, ok = l.More('}'); !ok {
 			return false, false

@@ -31,9 +31,9 @@ type walkedArray struct {
 
 // walkTranscript is walkJSON for a declared transcript, resuming past the elements it shares with the
 // array the owner's attribute held when walked last.
-func (w *Withholder) walkTranscript(owner int32, attr string, v pcommon.Value, b []byte) bool {
-	last := w.walked.Get(owner, attr)
-	walked, ok := w.walkJSON(v, b, *last)
+func (r *TranscriptReader) walkTranscript(owner int32, attr string, v pcommon.Value, b []byte) bool {
+	last := r.walked.Get(owner, attr)
+	walked, ok := r.walkJSON(v, b, *last)
 	if ok && walked.end > 0 {
 		// walkJSON reads no other transcript, so last still points into the table.
 		*last = walked
@@ -42,16 +42,16 @@ func (w *Withholder) walkTranscript(owner int32, attr string, v pcommon.Value, b
 }
 
 // lexElement reads one element of a top-level array and notes the walk's state past it.
-func (w *Withholder) lexElement(l *jsonraw.Lexer, walked *walkedArray) bool {
-	if !w.lexValue(l, 1, message.InNone) {
+func (r *TranscriptReader) lexElement(l *jsonraw.Lexer, walked *walkedArray) bool {
+	if !r.lexValue(l, 1, message.InNone) {
 		return false
 	}
-	walked.end, walked.at = l.Pos(), w.mark()
+	walked.end, walked.at = l.Pos(), r.mark()
 	return true
 }
 
 // lexElements reads the rest of a top-level array, from past an element to its closing bracket.
-func (w *Withholder) lexElements(l *jsonraw.Lexer, walked *walkedArray) bool {
+func (r *TranscriptReader) lexElements(l *jsonraw.Lexer, walked *walkedArray) bool {
 	for {
 		more, ok := l.More(']')
 		if !ok {
@@ -60,7 +60,7 @@ func (w *Withholder) lexElements(l *jsonraw.Lexer, walked *walkedArray) bool {
 		if !more {
 			return true
 		}
-		if !w.lexElement(l, walked) {
+		if !r.lexElement(l, walked) {
 			return false
 		}
 	}
@@ -71,26 +71,26 @@ func (w *Withholder) lexElements(l *jsonraw.Lexer, walked *walkedArray) bool {
 // renumbered), and the calls a result after them may answer; and it restores the walk's state there.
 // Payload nodes keep the earlier array's bytes, which are the same at the same offsets, and ids and
 // names their place in the arena.
-func (w *Withholder) takeShared(prev walkedArray) {
-	shift := int32(len(w.items) - prev.items)
+func (r *TranscriptReader) takeShared(prev walkedArray) {
+	shift := int32(len(r.items) - prev.items)
 	for i := prev.items; i < prev.at.items; i++ {
-		it := w.items[i]
-		it.rec, it.doc = w.rec, w.doc
-		first := len(w.nodes)
-		w.nodes = append(w.nodes, w.nodes[it.first:it.first+it.n]...)
+		it := r.items[i]
+		it.rec, it.doc = r.rec, r.doc
+		first := len(r.nodes)
+		r.nodes = append(r.nodes, r.nodes[it.first:it.first+it.n]...)
 		it.first = int32(first)
 		if it.nc > 0 {
-			cand := len(w.cands)
-			for _, c := range w.cands[it.cand : it.cand+it.nc] {
-				w.cands = append(w.cands, c+shift)
+			cand := len(r.cands)
+			for _, c := range r.cands[it.cand : it.cand+it.nc] {
+				r.cands = append(r.cands, c+shift)
 			}
 			it.cand = int32(cand)
 		}
-		w.items = append(w.items, it)
+		r.items = append(r.items, it)
 	}
 	// The document's calls begin past every call before it (beginDoc), and these are the first.
-	for _, c := range w.pending[prev.at.pendingStart:prev.at.pending] {
-		w.pending = append(w.pending, c+shift)
+	for _, c := range r.pending[prev.at.pendingStart:prev.at.pending] {
+		r.pending = append(r.pending, c+shift)
 	}
-	w.turn, w.pendingTurn = prev.at.turn, prev.at.pendingTurn
+	r.turn, r.pendingTurn = prev.at.turn, prev.at.pendingTurn
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/toolname"
 	"github.com/agentotel/agentotel/internal/walk"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
 )
 
 // batch is the work on one batch, in four steps: read every record (which are tool calls, of which
@@ -29,7 +30,7 @@ import (
 type batch struct {
 	p       *shapeOnly
 	now     time.Time
-	w       *agentspan.Withholder
+	w       *withhold.Withholder
 	values  valueShaper
 	content contentSearch
 
@@ -100,14 +101,13 @@ type record struct {
 func newBatch(p *shapeOnly) *batch {
 	b := &batch{
 		p:         p,
-		w:         agentspan.NewWithholder(p.registry),
+		w:         withhold.New(p.registry, p.cfg.TaintOutputs),
 		byTrace:   map[pcommon.TraceID]int32{},
 		bySpan:    map[spanKey]int32{},
 		toolClass: map[string]bool{},
 		noBody:    pcommon.NewValueEmpty(),
 		naming:    toolname.NewReader(p.shaped, p.cfg.MaxDepth),
 	}
-	b.w.Taint = p.cfg.TaintOutputs
 	b.content.p = p
 	b.content.scanner.MaxDepth = p.cfg.MaxDepth
 	b.values.b = b

@@ -19,6 +19,7 @@ import (
 	"github.com/agentotel/agentotel/internal/sharedcomponent"
 	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
 )
 
 // The value paths of a data-class span and of a transcript, per value size. The batch comparisons
@@ -58,14 +59,14 @@ func BenchmarkShapeValue(b *testing.B) {
 			doc := valueDoc(vs.size)
 			bt, owner := oneTraceBatch(p)
 			v := pcommon.NewValueStr(doc)
-			if bt.values.shapeAttr("gen_ai.tool.call.result", v, owner, agentspan.RememberAll); bt.values.failed > 0 || !strings.Contains(v.Str(), `"name":"[withheld]"`) {
+			if bt.values.shapeAttr("gen_ai.tool.call.result", v, owner, withhold.RememberAll); bt.values.failed > 0 || !strings.Contains(v.Str(), `"name":"[withheld]"`) {
 				b.Fatalf("not shaped: %.200s", v.Str())
 			}
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
 			for b.Loop() {
 				v.SetStr(doc)
-				bt.values.shapeAttr("gen_ai.tool.call.result", v, owner, agentspan.RememberAll)
+				bt.values.shapeAttr("gen_ai.tool.call.result", v, owner, withhold.RememberAll)
 				bt.values.forget() // each op is a batch: what one shaped, the next shapes again
 			}
 		})
@@ -73,7 +74,7 @@ func BenchmarkShapeValue(b *testing.B) {
 }
 
 // BenchmarkWithholdTranscript is the value path for a model span: a GenAI transcript whose one
-// customer result is of the given size, through the batch's agentspan.Withholder with the processor's
+// customer result is of the given size, through the batch's withhold.Withholder with the processor's
 // own policy and shaper. Each op first puts the original transcript back (one SetStr, as the
 // processor's own SetStr of the result costs).
 func BenchmarkWithholdTranscript(b *testing.B) {

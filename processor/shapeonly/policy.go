@@ -3,13 +3,13 @@
 
 package shapeonly
 
-import "github.com/agentotel/agentotel/internal/agentspan"
+import "github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
 
 // The batch is the transcripts' policy: a call is data-class when its tool is, by configuration or
 // by what the tool's spans said, or when its trace remembers its id; what it learns it remembers for
 // later batches.
 
-// ToolShaped implements agentspan.Policy. A batch asks for the same few names at every call and
+// ToolShaped implements withhold.Policy. A batch asks for the same few names at every call and
 // result; the answer is kept for the batch, so only the first asks the memory, under its lock.
 func (b *batch) ToolShaped(name []byte) bool {
 	if shaped, ok := b.toolClass[string(name)]; ok {
@@ -20,19 +20,19 @@ func (b *batch) ToolShaped(name []byte) bool {
 	return shaped
 }
 
-// CallShaped implements agentspan.Policy.
+// CallShaped implements withhold.Policy.
 func (b *batch) CallShaped(owner int32, id []byte) bool {
 	ts := b.owners[owner].trace
 	return len(id) > 0 && ts != nil && ts.hasCall(id)
 }
 
-// TraceShaped implements agentspan.Policy: the trace, or its run, carried data-class data.
+// TraceShaped implements withhold.Policy: the trace, or its run, carried data-class data.
 func (b *batch) TraceShaped(owner int32) bool {
 	o := b.withRun(owner)
 	return o.trace != nil && o.trace.shaped() || o.run != nil && o.run.shaped()
 }
 
-// Remember implements agentspan.Policy.
+// Remember implements withhold.Policy.
 func (b *batch) Remember(owner int32, id []byte) {
 	ts, rs := b.scopes(owner)
 	if ts != nil {
@@ -43,7 +43,7 @@ func (b *batch) Remember(owner int32, id []byte) {
 	}
 }
 
-// AnyShaped implements agentspan.Policy: a tool configured data-class, or learnt to be from its spans.
+// AnyShaped implements withhold.Policy: a tool configured data-class, or learnt to be from its spans.
 func (b *batch) AnyShaped() bool { return b.p.shaped.Len() > 0 || b.p.memory.learntAny() }
 
-var _ agentspan.Policy = (*batch)(nil)
+var _ withhold.Policy = (*batch)(nil)

@@ -8,10 +8,10 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
-	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/pyliteral"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
 )
 
 // valueShaper shapes the values of one batch, remembers the leaves it withholds in the memory of the
@@ -159,9 +159,9 @@ func (s *valueShaper) forget() {
 	s.shapedOut, s.shapedLeaves = s.shapedOut[:0], s.shapedLeaves[:0]
 }
 
-// ShapeJSON implements agentspan.Shaper: one raw JSON value of a transcript. A value shaped before
+// ShapeJSON implements withhold.Shaper: one raw JSON value of a transcript. A value shaped before
 // in the batch is written as it was shaped then.
-func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r agentspan.Remember) ([]byte, bool) {
+func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r withhold.Remember) ([]byte, bool) {
 	done := s.shapeOnce(raw)
 	s.rememberRaw(owner, raw, done, r)
 	s.count(done.stats, done.err)
@@ -201,8 +201,8 @@ func (s *valueShaper) shapeRaw(raw []byte, key textKey) shapedValue {
 // shaping failed.
 func withheldAny(stats countsonly.Stats, err error) bool { return err != nil || stats.Withheld() > 0 }
 
-// ShapeValue implements agentspan.Shaper: an OTLP value, in place.
-func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r agentspan.Remember) bool {
+// ShapeValue implements withhold.Shaper: an OTLP value, in place.
+func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r withhold.Remember) bool {
 	before := s.withheld
 	s.shapeAttr("", v, owner, r)
 	return s.withheld != before
@@ -211,11 +211,11 @@ func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r agentspan.Remem
 // rememberRaw remembers a raw JSON value's withheld leaves as r says; done is what shaping it gave. A
 // JSON string that holds no JSON is one leaf of a result; an argument that is not JSON is not
 // remembered.
-func (s *valueShaper) rememberRaw(owner int32, raw []byte, done shapedValue, r agentspan.Remember) {
+func (s *valueShaper) rememberRaw(owner int32, raw []byte, done shapedValue, r withhold.Remember) {
 	switch r {
-	case agentspan.RememberAll:
+	case withhold.RememberAll:
 		s.rememberKeyed(owner, done.key, raw, s.listingOf(done))
-	case agentspan.RememberJSON:
+	case withhold.RememberJSON:
 		if len(raw) > 0 && raw[0] == '"' {
 			holds, buf := s.b.p.shaper.StringHoldsDocument(raw, s.buf)
 			if s.buf = buf; holds {
@@ -227,7 +227,7 @@ func (s *valueShaper) rememberRaw(owner int32, raw []byte, done shapedValue, r a
 	}
 }
 
-// Unreadable implements agentspan.Shaper: a transcript that cannot be read is withheld whole, as the
+// Unreadable implements withhold.Shaper: a transcript that cannot be read is withheld whole, as the
 // JSON string "[withheld]" so readers that parse the attribute still can.
 func (s *valueShaper) Unreadable(string, int32) string {
 	s.withheld++
@@ -244,7 +244,7 @@ func (s *valueShaper) count(stats countsonly.Stats, err error) {
 
 // shapeAttr shapes one attribute value in place; key is its attribute or map key. What it withholds
 // is remembered for owner as r says (owner is not read when r remembers nothing).
-func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r agentspan.Remember) {
+func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r withhold.Remember) {
 	s.nesting++
 	s.shapeIn(key, v, owner, r)
 	if s.nesting--; s.nesting == 0 {
@@ -254,11 +254,11 @@ func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r agen
 
 // withhold shapes one attribute value in place, remembering nothing of it.
 func (s *valueShaper) withhold(key string, v pcommon.Value) {
-	s.shapeAttr(key, v, 0, agentspan.RememberNothing)
+	s.shapeAttr(key, v, 0, withhold.RememberNothing)
 }
 
 // shapeIn is shapeAttr's work, inside the value being shaped.
-func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r agentspan.Remember) {
+func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r withhold.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		text := jsonraw.StringBytes(v.Str())
@@ -280,7 +280,7 @@ func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r agents
 			return true
 		})
 	case pcommon.ValueTypeBytes:
-		if r == agentspan.RememberAll {
+		if r == withhold.RememberAll {
 			s.rememberLeaf(owner, v.Bytes().AsRaw())
 		}
 		v.SetStr(countsonly.Withheld)
@@ -304,25 +304,25 @@ func (s *valueShaper) shapeText(text []byte) ([]byte, countsonly.Stats, error) {
 
 // rememberText remembers a text value's withheld leaves as r says: its JSON leaves, or, for a result,
 // the whole text.
-func (s *valueShaper) rememberText(owner int32, text []byte, r agentspan.Remember) {
+func (s *valueShaper) rememberText(owner int32, text []byte, r withhold.Remember) {
 	switch {
-	case r == agentspan.RememberNothing, len(text) == 0:
+	case r == withhold.RememberNothing, len(text) == 0:
 	case pyliteral.LooksLikeRepr(text):
 		// A Python SDK's str(result) or printed arguments, the repr of a dict: its values, each a leaf
 		// of its own, as its JSON would give them, so that one of them alone is found again. A result
 		// that is no literal is one leaf; arguments that are none are not remembered, as any text.
 		if doc, ok := pyliteral.ToJSON(nil, text, s.b.p.cfg.MaxDepth); ok {
 			s.rememberJSON(owner, doc)
-		} else if r == agentspan.RememberAll {
+		} else if r == withhold.RememberAll {
 			s.rememberLeaf(owner, text)
 		}
-	case r == agentspan.RememberAll && countsonly.LooksLikeJSON(text):
+	case r == withhold.RememberAll && countsonly.LooksLikeJSON(text):
 		// Its leaves, or, when it is broken JSON, the whole text as one leaf: rememberJSON tells
 		// them apart in the same pass.
 		s.rememberJSON(owner, text)
 	case s.b.p.shaper.IsDocument(text):
 		s.rememberJSON(owner, text)
-	case r == agentspan.RememberAll:
+	case r == withhold.RememberAll:
 		// A result that is not JSON is withheld whole: one leaf.
 		s.rememberLeaf(owner, text)
 	}
@@ -330,12 +330,12 @@ func (s *valueShaper) rememberText(owner int32, text []byte, r agentspan.Remembe
 
 // rememberAll remembers every string inside a value withheld whole (an array: what it holds is
 // withheld, kept keys or not).
-func (s *valueShaper) rememberAll(owner int32, v pcommon.Value, r agentspan.Remember) {
+func (s *valueShaper) rememberAll(owner int32, v pcommon.Value, r withhold.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		s.rememberText(owner, jsonraw.StringBytes(v.Str()), r)
 	case pcommon.ValueTypeBytes:
-		if r == agentspan.RememberAll {
+		if r == withhold.RememberAll {
 			s.rememberLeaf(owner, v.Bytes().AsRaw())
 		}
 	case pcommon.ValueTypeSlice:
@@ -350,4 +350,4 @@ func (s *valueShaper) rememberAll(owner int32, v pcommon.Value, r agentspan.Reme
 	}
 }
 
-var _ agentspan.Shaper = (*valueShaper)(nil)
+var _ withhold.Shaper = (*valueShaper)(nil)

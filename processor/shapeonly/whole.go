@@ -9,6 +9,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
 )
 
 // A data-class record is withheld whole: a tool's span, a wrapper that declares its class, a record
@@ -41,28 +42,28 @@ func (b *batch) shapeWhole(r *record, to rememberFor) {
 		if _, keep := b.p.structural[k]; keep {
 			return true
 		}
-		remember := agentspan.RememberAll
+		remember := withhold.RememberAll
 		switch {
 		case !to.ok:
-			remember = agentspan.RememberNothing
+			remember = withhold.RememberNothing
 		case located && k == r.argsKey:
-			remember = agentspan.RememberJSON
+			remember = withhold.RememberJSON
 			if r.conv != nil && r.conv.UnwrapArgs != nil && v.Type() == pcommon.ValueTypeStr {
 				if args, ok := r.conv.UnwrapArgs(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
 					// The arguments inside the call's envelope: its ids and names are not the data.
-					b.values.rememberText(to.owner, args, agentspan.RememberJSON)
-					remember = agentspan.RememberNothing
+					b.values.rememberText(to.owner, args, withhold.RememberJSON)
+					remember = withhold.RememberNothing
 				}
 			}
 		case located && k == r.resultKey && r.unwrap != nil && v.Type() == pcommon.ValueTypeStr:
 			if e, ok := r.unwrap(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
 				// The result inside its envelope: the envelope's ids and names are not the data.
-				b.values.rememberText(to.owner, e.Result, agentspan.RememberAll)
-				b.values.rememberText(to.owner, e.Artifact, agentspan.RememberAll)
-				remember = agentspan.RememberNothing
+				b.values.rememberText(to.owner, e.Result, withhold.RememberAll)
+				b.values.rememberText(to.owner, e.Artifact, withhold.RememberAll)
+				remember = withhold.RememberNothing
 			}
 		case located && k != r.resultKey:
-			remember = agentspan.RememberNothing
+			remember = withhold.RememberNothing
 		}
 		b.values.shapeAttr(k, v, to.owner, remember)
 		return true
@@ -78,9 +79,9 @@ func (b *batch) shapeWhole(r *record, to rememberFor) {
 		}
 	}
 	if r.body.Type() != pcommon.ValueTypeEmpty && (r.conv == nil || !r.conv.BodyLabel) {
-		remember := agentspan.RememberAll
+		remember := withhold.RememberAll
 		if !to.ok {
-			remember = agentspan.RememberNothing
+			remember = withhold.RememberNothing
 		}
 		b.values.shapeAttr("", r.body, to.owner, remember)
 	}
@@ -90,9 +91,9 @@ func (b *batch) shapeWhole(r *record, to rememberFor) {
 // shapeAttrs shapes an event's attributes; they are remembered unless the record's arguments and
 // result are known to be elsewhere.
 func (b *batch) shapeAttrs(attrs pcommon.Map, to rememberFor, located bool) {
-	remember := agentspan.RememberAll
+	remember := withhold.RememberAll
 	if located || !to.ok {
-		remember = agentspan.RememberNothing
+		remember = withhold.RememberNothing
 	}
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		if _, keep := b.p.structural[k]; !keep {
@@ -120,19 +121,19 @@ func (b *batch) shapeToolEvent(attrs pcommon.Map, te *agentspan.ToolEvent, to re
 		if _, keep := b.p.structural[k]; keep || k == te.CallID {
 			return true
 		}
-		remember := agentspan.RememberNothing
+		remember := withhold.RememberNothing
 		if to.ok && (k == te.Arguments || k == te.Result) {
 			if k == te.Result {
-				remember = agentspan.RememberAll
+				remember = withhold.RememberAll
 			} else {
-				remember = agentspan.RememberJSON
+				remember = withhold.RememberJSON
 			}
 			if te.Parts {
 				if payload, ok := te.Payload(v, k == te.Result, b.p.cfg.MaxDepth); ok {
 					b.values.rememberText(to.owner, payload, remember)
-					remember = agentspan.RememberNothing
+					remember = withhold.RememberNothing
 				} else {
-					remember = agentspan.RememberAll
+					remember = withhold.RememberAll
 				}
 			}
 		}

@@ -1,13 +1,15 @@
 // Copyright The agentotel Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package agentspan
+package withhold
 
 import (
 	"strings"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
 )
 
 // customer is the record the format tests hide; weather (withhold_test.go) is another tool's result
@@ -185,9 +187,9 @@ func TestWithholdMessageEvents(t *testing.T) {
 	fn := tc.PutEmptyMap("function")
 	fn.PutStr("name", "find_customer")
 	fn.PutStr("arguments", `{"customer_ref":"c-881"}`)
-	w := NewWithholder(Default)
-	w.Add(0, Span{Name: "gen_ai.tool.message", Attrs: attrsOf(t, map[string]any{"gen_ai.system": "openai"})}, toolBody)
-	w.Add(0, Span{Name: "gen_ai.assistant.message", Attrs: pcommon.NewMap()}, asstBody)
+	w := New(agentspan.Default, false)
+	w.Add(0, agentspan.Span{Name: "gen_ai.tool.message", Attrs: attrsOf(t, map[string]any{"gen_ai.system": "openai"})}, toolBody)
+	w.Add(0, agentspan.Span{Name: "gen_ai.assistant.message", Attrs: pcommon.NewMap()}, asstBody)
 	w.Resolve(policy(nil, []string{"find_customer"}))
 	s := &markShaper{}
 	if rw := w.Apply(s); rw.Payloads != 2 {

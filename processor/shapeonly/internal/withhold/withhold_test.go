@@ -1,7 +1,7 @@
 // Copyright The agentotel Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package agentspan
+package withhold
 
 import (
 	"strings"
@@ -9,6 +9,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/message"
 )
 
@@ -71,6 +72,16 @@ func (s *markShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) bool {
 func (s *markShaper) Unreadable(string, int32) string {
 	s.textCalls++
 	return `"` + marker + `"`
+}
+
+// attrsOf builds a span's attributes the way an SDK exporter hands them over.
+func attrsOf(t testing.TB, raw map[string]any) pcommon.Map {
+	t.Helper()
+	m := pcommon.NewMap()
+	if err := m.FromRaw(raw); err != nil {
+		t.Fatalf("FromRaw: %v", err)
+	}
+	return m
 }
 
 func get(t testing.TB, attrs pcommon.Map, key string) string {
@@ -558,9 +569,8 @@ func TestWithholdAsksPolicyWithTrimmedIDs(t *testing.T) {
 
 // Withhold runs a fresh Withholder on one span's attributes.
 func Withhold(attrs pcommon.Map, p Policy, s Shaper, taint bool) Rewrite {
-	w := NewWithholder(Default)
-	w.Taint = taint
-	w.Add(0, Span{Attrs: attrs}, pcommon.NewValueEmpty())
+	w := New(agentspan.Default, taint)
+	w.Add(0, agentspan.Span{Attrs: attrs}, pcommon.NewValueEmpty())
 	w.Resolve(p)
 	return w.Apply(s)
 }
@@ -590,11 +600,11 @@ func TestWithholdPassesOverValidatedResults(t *testing.T) {
 	doc := `[{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":` + planted + `}]}]`
 	for _, told := range []bool{true, false} {
 		attrs := attrsOf(t, map[string]any{"gen_ai.input.messages": doc})
-		w := NewWithholder(Default)
+		w := New(agentspan.Default, false)
 		if told {
 			w.AddValidated([]byte(planted), 1)
 		}
-		w.Add(0, Span{Attrs: attrs}, pcommon.NewValueEmpty())
+		w.Add(0, agentspan.Span{Attrs: attrs}, pcommon.NewValueEmpty())
 		w.Resolve(policy([]string{"c1"}, nil))
 		s := &markShaper{}
 		w.Apply(s)

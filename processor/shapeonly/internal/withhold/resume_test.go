@@ -1,0 +1,90 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package withhold
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/walk"
+)
+
+// TestResumedWalkApplies: the growing transcripts of one owner, each the one before and a few more
+// messages, are read past what they share with the one before (agentspan's walk_resume.go, whose
+// TestResumedWalkMatchesWholeWalk holds the reading to a whole walk); a batch of them comes out of
+// Apply as each would alone. Every transcript array of the captured and written fixtures is cut into
+// the arrays of its first elements.
+func TestResumedWalkApplies(t *testing.T) {
+	declared := map[string]bool{}
+	for _, c := range agentspan.Default.Conventions() {
+		for _, tr := range c.Transcripts {
+			declared[tr.Key] = declared[tr.Key] || tr.Flat == nil
+		}
+	}
+	var files []string
+	for _, pattern := range []string{"../../../../testdata/formats/*/*.traces.json", "../../../../testdata/sdk/*/traces.json"} {
+		found, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, found...)
+	}
+	checked := 0
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, span := range walk.Spans(td) {
+			for k, v := range span.Attributes().All() {
+				if declared[k] && v.Type() == pcommon.ValueTypeStr && strings.HasPrefix(v.Str(), "[") {
+					checkApplied(t, file, k, v.Str())
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d declared transcript arrays in the fixtures", checked)
+	}
+}
+
+// checkApplied checks that the growing transcripts of one owner, Added in one batch, come out of Apply
+// as each comes out of a batch of its own.
+func checkApplied(t *testing.T, file, key, doc string) {
+	t.Helper()
+	if !jsonraw.Valid([]byte(doc)) {
+		t.Fatalf("%s: %s is not valid JSON", file, key)
+	}
+	shaper := countsShaper{countsonly.New(countsonly.DefaultKeptKeys(), countsonly.Limits{})}
+	var docs []string
+	jsonraw.EachElement([]byte(doc), func(elem []byte, start int) { docs = append(docs, doc[:start+len(elem)]+"]") })
+	w := New(agentspan.Default, true)
+	spans := make([]pcommon.Map, len(docs))
+	for i, d := range docs {
+		spans[i] = attrsOf(t, map[string]any{key: d})
+		w.Add(0, agentspan.Span{Attrs: spans[i]}, pcommon.NewValueEmpty())
+	}
+	w.Resolve(everyOther{})
+	w.Apply(shaper)
+	for i, d := range docs {
+		alone := attrsOf(t, map[string]any{key: d})
+		Withhold(alone, everyOther{}, shaper, true)
+		if got, want := get(t, spans[i], key), get(t, alone, key); got != want {
+			t.Fatalf("%s, the transcript of its first %d elements: in a batch with the ones before it\n%s\nalone\n%s", key, i+1, got, want)
+		}
+	}
+}
