@@ -4,16 +4,15 @@
 package agentspan
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
-	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/payloads"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // recorded is what a walk recorded for one document, in terms that do not depend on where in the
@@ -111,35 +110,15 @@ func checkResumed(t *testing.T, key, doc string) {
 // after the array of its first elements, records what it records walked alone. (That a batch of them
 // comes out of shapeonly's rewriter as each would alone: TestResumedWalkApplies, withhold.)
 func TestResumedWalkMatchesWholeWalk(t *testing.T) {
-	var files []string
-	for _, pattern := range []string{"../../testdata/formats/*/*.traces.json", "../../testdata/sdk/*/traces.json"} {
-		found, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, found...)
-	}
 	checked := 0
-	for _, file := range files {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		for _, rs := range td.ResourceSpans().All() {
-			for _, ss := range rs.ScopeSpans().All() {
-				for _, span := range ss.Spans().All() {
-					for k, v := range span.Attributes().All() {
-						if r, ok := Default.reading[k]; !ok || !r.declared || v.Type() != pcommon.ValueTypeStr || !strings.HasPrefix(v.Str(), "[") {
-							continue
-						}
-						checkResumed(t, k, v.Str())
-						checked++
-					}
+	for _, td := range payloads.Traces(t, "../../testdata/formats/*/*.traces.json", "../../testdata/sdk/*/traces.json") {
+		for _, span := range walk.Spans(td) {
+			for k, v := range span.Attributes().All() {
+				if r, ok := Default.reading[k]; !ok || !r.declared || v.Type() != pcommon.ValueTypeStr || !strings.HasPrefix(v.Str(), "[") {
+					continue
 				}
+				checkResumed(t, k, v.Str())
+				checked++
 			}
 		}
 	}

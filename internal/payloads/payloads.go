@@ -12,9 +12,11 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
 // Requests returns the export requests of a payload file, in order, each one JSON document; the test
@@ -36,4 +38,24 @@ func Requests(t testing.TB, path string) [][]byte {
 	}
 	require.NotEmpty(t, reqs, path)
 	return reqs
+}
+
+// Traces returns the traces of every payload file the glob patterns match, pattern by pattern, file by
+// file and request by request; the test fails when a pattern is malformed or a request is not OTLP
+// JSON traces.
+func Traces(t testing.TB, patterns ...string) []ptrace.Traces {
+	t.Helper()
+	var out []ptrace.Traces
+	for _, pattern := range patterns {
+		files, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		for _, file := range files {
+			for _, req := range Requests(t, file) {
+				td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(req)
+				require.NoError(t, err, file)
+				out = append(out, td)
+			}
+		}
+	}
+	return out
 }

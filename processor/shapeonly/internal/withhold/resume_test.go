@@ -4,17 +4,15 @@
 package withhold
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
-	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/payloads"
 	"github.com/agentotel/agentotel/internal/walk"
 )
 
@@ -30,28 +28,12 @@ func TestResumedWalkApplies(t *testing.T) {
 			declared[tr.Key] = declared[tr.Key] || tr.Flat == nil
 		}
 	}
-	var files []string
-	for _, pattern := range []string{"../../../../testdata/formats/*/*.traces.json", "../../../../testdata/sdk/*/traces.json"} {
-		found, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, found...)
-	}
 	checked := 0
-	for _, file := range files {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		td, err := (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
+	for _, td := range payloads.Traces(t, "../../../../testdata/formats/*/*.traces.json", "../../../../testdata/sdk/*/traces.json") {
 		for _, span := range walk.Spans(td) {
 			for k, v := range span.Attributes().All() {
 				if declared[k] && v.Type() == pcommon.ValueTypeStr && strings.HasPrefix(v.Str(), "[") {
-					checkApplied(t, file, k, v.Str())
+					checkApplied(t, k, v.Str())
 					checked++
 				}
 			}
@@ -64,10 +46,10 @@ func TestResumedWalkApplies(t *testing.T) {
 
 // checkApplied checks that the growing transcripts of one owner, Added in one batch, come out of Apply
 // as each comes out of a batch of its own.
-func checkApplied(t *testing.T, file, key, doc string) {
+func checkApplied(t *testing.T, key, doc string) {
 	t.Helper()
 	if !jsonraw.Valid([]byte(doc)) {
-		t.Fatalf("%s: %s is not valid JSON", file, key)
+		t.Fatalf("%s: a fixture transcript that is not valid JSON", key)
 	}
 	shaper := countsShaper{countsonly.New(countsonly.DefaultKeptKeys(), countsonly.Limits{})}
 	var docs []string
