@@ -17,7 +17,7 @@ import "strings"
 // ToolInvoker runs every call of a message in one component span, and no attribute names a tool: the
 // calls and results are only in its messages, which the transcripts hold. Messages are Haystack's
 // ChatMessage dicts, {"role","meta","name","content":[..]}, with {"tool_call":{..}} and
-// {"tool_call_result":{"result","origin":{the call}}} parts (messages.go). With content tracing on
+// {"tool_call_result":{"result","origin":{the call}}} parts (internal/message). With content tracing on
 // (HAYSTACK_CONTENT_TRACING_ENABLED), a component span's inputs and outputs are in
 // haystack.component.input / .output, a 3.x model call's in haystack.agent.step.llm.input / .output.
 var haystack = Convention{

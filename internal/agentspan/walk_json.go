@@ -16,7 +16,7 @@ import (
 // inside it is rolled back and the call or result recorded instead (its payloads are not looked
 // into). A document that turns out invalid is rolled back whole.
 
-// mark is the Withholder's recording state at one point of the walk, to roll back to.
+// mark is the reader's recording state at one point of the walk, to roll back to.
 type mark struct {
 	items, nodes, cands, arena, pending, pendingStart int
 	turn, pendingTurn                                 int32

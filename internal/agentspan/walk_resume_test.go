@@ -129,7 +129,7 @@ func TestResumedWalkMatchesWholeWalk(t *testing.T) {
 
 // FuzzResumedWalk: any JSON array, walked after the array of its first elements, records what it
 // records walked alone; and the attribute of an array that is not JSON, walked after one that shares
-// its first elements, is withheld whole as it is alone.
+// its first elements, is found unreadable as it is alone.
 func FuzzResumedWalk(f *testing.F) {
 	for _, seed := range []string{
 		`[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"find_customer","arguments":{"query":"Ada"}}]},` +
