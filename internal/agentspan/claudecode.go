@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // claudeCode is Anthropic's Claude Code CLI, as its monitoring documentation (code.claude.com/docs/en/
@@ -73,7 +74,7 @@ func claudeCodeTool(s Span) string {
 	if name != "mcp_tool" {
 		return name
 	}
-	params := jsonraw.StringBytes(str(s.Attrs, "tool_parameters"))
+	params := zerocopy.Bytes(str(s.Attrs, "tool_parameters"))
 	server, _ := jsonField(params, "mcp_server_name")
 	tool, _ := jsonField(params, "mcp_tool_name")
 	if server == "" || tool == "" {

@@ -6,8 +6,8 @@ package agentspan
 import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
-	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/message"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // addMessageEvent reads a per-message event (a span event or log record such as gen_ai.tool.message or
@@ -21,7 +21,7 @@ func (r *TranscriptReader) addMessageEvent(role pcommon.Value, attrs pcommon.Map
 	var kept [8]inner
 	count := 0
 	read := func(k string, v pcommon.Value) bool {
-		key, n := jsonraw.StringBytes(k), message.OTLPNode(v)
+		key, n := zerocopy.Bytes(k), message.OTLPNode(v)
 		o.Read(key, n)
 		count = keep(&kept, count, key, n)
 		return true
@@ -40,7 +40,7 @@ func (r *TranscriptReader) addMessageEvent(role pcommon.Value, attrs pcommon.Map
 	}
 	r.dispatch(&o, message.InNone, kept[:], count, func() {
 		attrs.Range(func(k string, v pcommon.Value) bool {
-			r.visit(message.OTLPNode(v), message.ContextOf(jsonraw.StringBytes(k)))
+			r.visit(message.OTLPNode(v), message.ContextOf(zerocopy.Bytes(k)))
 			return true
 		})
 		r.visit(message.OTLPNode(body), message.InNone)

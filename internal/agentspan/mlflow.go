@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // mlflowTracing is MLflow Tracing's own spans as its OTLP export sends them (mlflow, Python; scope
@@ -69,7 +70,7 @@ func mlflowText(s Span, key string) (string, bool) {
 		return "", false
 	}
 	raw := strings.TrimSpace(v.AsString())
-	if text, ok := jsonraw.Text(jsonraw.StringBytes(raw)); ok && strings.HasPrefix(raw, `"`) {
+	if text, ok := jsonraw.Text(zerocopy.Bytes(raw)); ok && strings.HasPrefix(raw, `"`) {
 		return strings.TrimSpace(text), true
 	}
 	return raw, true

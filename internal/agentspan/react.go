@@ -6,8 +6,8 @@ package agentspan
 import (
 	"bytes"
 
-	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/message"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // A text ReAct agent (LangChain's classic agents, smolagents' code agents) holds its calls and their
@@ -56,7 +56,7 @@ func reactText(n message.Node) []byte {
 		if n.Kind() != message.KindString {
 			return nil
 		}
-		return jsonraw.StringBytes(n.Value().Str())
+		return zerocopy.Bytes(n.Value().Str())
 	case n.Kind() == message.KindString:
 		if !bytes.Contains(n.Raw(), reactObservation) {
 			return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/message"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // Finish is why a model call stopped, normalised across conventions and providers.
@@ -215,7 +216,7 @@ func (rr *replyReader) read(v pcommon.Value, plainText bool) {
 	}
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		b := jsonraw.StringBytes(v.Str())
+		b := zerocopy.Bytes(v.Str())
 		if !jsonraw.IsContainer(b) || !rr.readJSON(b) {
 			rr.text = rr.text || strings.TrimSpace(v.Str()) != ""
 		}
@@ -368,7 +369,7 @@ func firstReason(attrs pcommon.Map, key string, maxDepth int) string {
 			return v.Slice().At(0).AsString()
 		}
 	case pcommon.ValueTypeStr:
-		b := jsonraw.StringBytes(v.Str())
+		b := zerocopy.Bytes(v.Str())
 		if len(b) > 0 && b[0] == '[' && jsonraw.ValidDepth(b, maxDepth) {
 			var first string
 			jsonraw.EachElement(b, func(elem []byte, _ int) {

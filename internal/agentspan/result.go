@@ -6,8 +6,8 @@ package agentspan
 import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
-	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/pyliteral"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // Result returns what a tool call returned, as bytes to digest, unwrapped where the convention wraps
@@ -65,7 +65,7 @@ func attrBytes(attrs pcommon.Map, key string) ([]byte, bool) {
 // valueBytes views a string value's bytes, or encodes a structured one as JSON.
 func valueBytes(v pcommon.Value) []byte {
 	if v.Type() == pcommon.ValueTypeStr {
-		return jsonraw.StringBytes(v.Str())
+		return zerocopy.Bytes(v.Str())
 	}
 	return []byte(v.AsString())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/message"
 	"github.com/agentotel/agentotel/internal/ownerattr"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // TranscriptReader finds the tool traffic in the transcripts of a batch's records: the calls, the
@@ -248,7 +249,7 @@ func (r *TranscriptReader) AddUnread(owner int32, s Span) int32 {
 		if !r.reg.checks(k) || v.Type() != pcommon.ValueTypeStr {
 			return true
 		}
-		if b := jsonraw.StringBytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !r.validUnread(owner, k, b) {
+		if b := zerocopy.Bytes(v.Str()); len(b) == 0 || b[0] != '{' && b[0] != '[' || !r.validUnread(owner, k, b) {
 			r.docs = append(r.docs, Document{value: v, unreadable: true, rec: r.rec})
 		}
 		return true
@@ -276,10 +277,10 @@ func (r *TranscriptReader) AddCall(owner int32, id, name string) int {
 	r.owners = append(r.owners, owner)
 	it := Item{kind: ItemCall, rec: r.rec, doc: -1}
 	if id != "" {
-		it.ids[0], it.nID = r.intern(jsonraw.StringBytes(id)), 1
+		it.ids[0], it.nID = r.intern(zerocopy.Bytes(id)), 1
 	}
 	if name != "" {
-		it.names[0], it.nName = r.intern(jsonraw.StringBytes(name)), 1
+		it.names[0], it.nName = r.intern(zerocopy.Bytes(name)), 1
 	}
 	r.items = append(r.items, it)
 	return len(r.items) - 1
@@ -295,7 +296,7 @@ func (r *TranscriptReader) addTranscript(owner int32, attr string, v pcommon.Val
 			r.addText(message.OTLPNode(v))
 		}
 	case v.Type() == pcommon.ValueTypeStr:
-		b := jsonraw.StringBytes(v.Str())
+		b := zerocopy.Bytes(v.Str())
 		if len(b) == 0 || b[0] != '{' && b[0] != '[' || !r.walkTranscript(owner, attr, v, b) {
 			r.docs = append(r.docs, Document{value: v, unreadable: true, rec: r.rec})
 		}
@@ -308,7 +309,7 @@ func (r *TranscriptReader) addTranscript(owner int32, attr string, v pcommon.Val
 func (r *TranscriptReader) addValue(v pcommon.Value) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		b := jsonraw.StringBytes(v.Str())
+		b := zerocopy.Bytes(v.Str())
 		switch i := jsonraw.SkipSpace(b, 0); {
 		case i < len(b) && (b[i] == '{' || b[i] == '['):
 			r.walkJSON(v, b, walkedArray{})

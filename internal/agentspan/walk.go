@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/message"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // The walkers read every object of a transcript once, JSON text and OTLP values alike, and hand each
@@ -20,7 +21,7 @@ func (r *TranscriptReader) visitOTLP(v pcommon.Value, ctx message.Context) {
 	case pcommon.ValueTypeMap, pcommon.ValueTypeSlice:
 		r.visit(message.OTLPNode(v), ctx)
 	case pcommon.ValueTypeStr:
-		b := jsonraw.StringBytes(v.Str())
+		b := zerocopy.Bytes(v.Str())
 		if jsonraw.IsContainer(b) {
 			// A document of its own, inside this one: this one's walk resumes where it was.
 			doc, role, m := r.doc, r.role, r.mark()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/message"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // A flattened transcript spreads each message over indexed attributes ("<prefix><i>.<field>").
@@ -226,7 +227,7 @@ func (r *TranscriptReader) flatMessage(entries []flatEntry, output bool) {
 			r.addText(message.OTLPNode(c.v))
 		}
 		// A content that is JSON holds content blocks (Anthropic's tool_use and tool_result).
-		if c.v.Type() == pcommon.ValueTypeStr && jsonraw.IsContainer(jsonraw.StringBytes(c.v.Str())) {
+		if c.v.Type() == pcommon.ValueTypeStr && jsonraw.IsContainer(zerocopy.Bytes(c.v.Str())) {
 			r.visitOTLP(c.v, message.InNone)
 		}
 	}

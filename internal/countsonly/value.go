@@ -5,9 +5,9 @@ package countsonly
 
 import (
 	"strconv"
-	"unsafe"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // Values arrive in three forms: text (an attribute that may hold a JSON document), a raw JSON value
@@ -47,7 +47,7 @@ func (s *Shaper) AppendValue(dst, raw, scratch []byte, leaves *Leaves) ([]byte, 
 		// where it was.
 		out, stats, err := s.AppendText(text, text)
 		shaped := out[len(text):]
-		return jsonraw.AppendString(dst, unsafe.String(unsafe.SliceData(shaped), len(shaped))), out, stats, err
+		return jsonraw.AppendString(dst, zerocopy.String(shaped)), out, stats, err
 	}
 	out, stats, err := s.appendJSON(dst, raw, leaves)
 	if err != nil {

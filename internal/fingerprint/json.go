@@ -6,10 +6,10 @@ package fingerprint
 import (
 	"fmt"
 	"sort"
-	"unsafe"
 
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // redactJSON appends doc, a JSON document, to dst with every value that holds a withheld region
@@ -264,7 +264,7 @@ func (r *jsonRedactor) str(dst, raw []byte) ([]byte, bool) {
 		return append(dst, raw...), false
 	}
 	start := len(dst)
-	dst = jsonraw.AppendString(dst, unsafe.String(unsafe.SliceData(redacted), len(redacted)))
+	dst = jsonraw.AppendString(dst, zerocopy.String(redacted))
 	if r.sc.Hit(r.sets, dst[start+1:len(dst)-1]) && !r.sc.Hit(r.sets, redacted) {
 		return appendMarker(dst[:start]), true
 	}

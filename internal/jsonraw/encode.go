@@ -3,21 +3,13 @@
 
 package jsonraw
 
-import (
-	"unicode/utf8"
-	"unsafe"
-)
+import "unicode/utf8"
 
 // IsContainer reports whether the value begins an object or an array.
 func IsContainer(v []byte) bool {
 	i := SkipSpace(v, 0)
 	return i < len(v) && (v[i] == '{' || v[i] == '[')
 }
-
-// StringBytes views a string's bytes without copying, for reading only. Attribute values arrive as
-// strings, and transcripts of tens of kilobytes sit on every model span: copying them to scan them
-// would cost more than the scan.
-func StringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // AppendString appends s as a JSON string. Bytes that are not valid UTF-8 become U+FFFD, so the
 // output is always valid JSON and a valid OTLP string.

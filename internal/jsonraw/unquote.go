@@ -8,7 +8,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // AppendUnquote appends the decoded content of raw, one quoted JSON string, to dst. Every escape
@@ -67,7 +68,7 @@ func Unquote(raw []byte) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return unsafe.String(unsafe.SliceData(buf), len(buf)), true
+	return zerocopy.String(buf), true
 }
 
 // DecodeEscape decodes the escape sequence at the start of esc (which begins with its backslash)

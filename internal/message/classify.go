@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // Part "type" values that mark a tool result, and a tool call.
@@ -150,7 +151,7 @@ func holdsResultParts(n Node) bool {
 	if !n.otlp || n.pv.Type() != pcommon.ValueTypeStr {
 		return false
 	}
-	b := jsonraw.StringBytes(n.pv.Str())
+	b := zerocopy.Bytes(n.pv.Str())
 	if i := jsonraw.SkipSpace(b, 0); i >= len(b) || b[i] != '[' || !jsonraw.Valid(b) {
 		return false
 	}

@@ -5,11 +5,11 @@ package message
 
 import (
 	"bytes"
-	"unsafe"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // Node is one value inside a transcript: raw JSON bytes at an offset in their document, or an OTLP
@@ -102,7 +102,7 @@ func (n Node) Text() string {
 	case len(n.raw) >= 2 && n.raw[0] == '"':
 		inner := n.raw[1 : len(n.raw)-1]
 		if bytes.IndexByte(inner, '\\') < 0 {
-			return unsafe.String(unsafe.SliceData(inner), len(inner))
+			return zerocopy.String(inner)
 		}
 		s, _ := jsonraw.Unquote(n.raw)
 		return s
@@ -129,7 +129,7 @@ func (n Node) AppendText(dst []byte) ([]byte, bool) {
 		if n.pv.Type() != pcommon.ValueTypeStr {
 			return dst, false
 		}
-		content = jsonraw.StringBytes(n.pv.Str())
+		content = zerocopy.Bytes(n.pv.Str())
 	case len(n.raw) >= 2 && n.raw[0] == '"':
 		inner := n.raw[1 : len(n.raw)-1]
 		if bytes.IndexByte(inner, '\\') < 0 {
@@ -170,7 +170,7 @@ func Key(raw []byte) []byte {
 func (n Node) Blank() bool {
 	switch {
 	case n.otlp:
-		return n.pv.Type() == pcommon.ValueTypeStr && len(bytes.TrimSpace(jsonraw.StringBytes(n.pv.Str()))) == 0
+		return n.pv.Type() == pcommon.ValueTypeStr && len(bytes.TrimSpace(zerocopy.Bytes(n.pv.Str()))) == 0
 	case len(n.raw) >= 2 && n.raw[0] == '"':
 		// An escape decodes to something, or to a space: either way there is text to read.
 		return len(bytes.TrimSpace(n.raw[1:len(n.raw)-1])) == 0
@@ -182,7 +182,7 @@ func (n Node) Blank() bool {
 func EachMember(n Node, fn func(key []byte, v Node)) {
 	if n.otlp {
 		n.pv.Map().Range(func(k string, v pcommon.Value) bool {
-			fn(jsonraw.StringBytes(k), OTLPNode(v))
+			fn(zerocopy.Bytes(k), OTLPNode(v))
 			return true
 		})
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/agentotel/agentotel/internal/digest"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/progress"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // stepOf turns a tool span or record into the step the progress state machine judges: the digests of
@@ -71,7 +72,7 @@ func (g *guard) step(s *progress.Step, c *toolCall, scratch *digest.Scratch, are
 	switch {
 	case c.failed:
 		// The step's outcome is its error: what it holds is what the step brought.
-		msg := g.normaliser.Answer(jsonraw.StringBytes(c.failure), scratch)
+		msg := g.normaliser.Answer(zerocopy.Bytes(c.failure), scratch)
 		s.Failed, s.ErrorKey = true, msg.Sum
 		s.Units = keep(arena, scratch.Units())
 		s.Channel, s.Brief = s.Channel || msg.Channel, msg.Brief

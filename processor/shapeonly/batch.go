@@ -20,6 +20,7 @@ import (
 	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/toolname"
 	"github.com/agentotel/agentotel/internal/walk"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
 )
 
@@ -307,7 +308,7 @@ func (b *batch) shapeResultsFirst() {
 		if !ok || v.Type() != pcommon.ValueTypeStr {
 			continue
 		}
-		text := jsonraw.StringBytes(v.Str())
+		text := zerocopy.Bytes(v.Str())
 		if !countsonly.LooksLikeJSON(text) {
 			continue
 		}

@@ -8,7 +8,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
-	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // A record no convention reads as a tool or model call may still be a data-class tool's: an SDK
@@ -26,7 +26,7 @@ import (
 // data-class tool's as a word (toolname.Set.InName), or behind a namespace as a word:
 // "tool_call mcp__crm__find_customer".
 func (p *shapeOnly) namesShapedTool(name string) bool {
-	if p.shaped.Len() == 0 || name == "" || !p.shaped.MayBeIn(jsonraw.StringBytes(name)) {
+	if p.shaped.Len() == 0 || name == "" || !p.shaped.MayBeIn(zerocopy.Bytes(name)) {
 		return false
 	}
 	if p.shaped.InName(name) {
@@ -77,7 +77,7 @@ func (b *batch) attrsNameShapedTool(attrs pcommon.Map) naming {
 	found := namesNone
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		switch {
-		case b.p.namesShapedTool(k), v.Type() == pcommon.ValueTypeStr && b.p.shaped.Token(jsonraw.StringBytes(v.Str())):
+		case b.p.namesShapedTool(k), v.Type() == pcommon.ValueTypeStr && b.p.shaped.Token(zerocopy.Bytes(v.Str())):
 			found = namesOutright
 		case found == namesNone && b.valueNamesShapedTool(v, 0, false):
 			found = namesInside
@@ -107,7 +107,7 @@ func (b *batch) valueNamesShapedTool(v pcommon.Value, depth int, listed bool) bo
 	}
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		return b.naming.Names(jsonraw.StringBytes(v.Str()), listed)
+		return b.naming.Names(zerocopy.Bytes(v.Str()), listed)
 	case pcommon.ValueTypeMap:
 		return b.mapNamesShapedTool(v.Map(), depth+1)
 	case pcommon.ValueTypeSlice:

@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
-	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/ownerattr"
 	"github.com/agentotel/agentotel/internal/zerocopy"
 )
@@ -83,7 +82,7 @@ func (c *contentSearch) attributes(attrs pcommon.Map, sets []*fingerprint.Set, o
 		if rule == searchNone {
 			return true
 		}
-		if c.p.unknownName(k, rule) && c.scanner.Hit(sets, jsonraw.StringBytes(k)) {
+		if c.p.unknownName(k, rule) && c.scanner.Hit(sets, zerocopy.Bytes(k)) {
 			named = append(named, k)
 		}
 		if own && rule != searchKeptStrings && v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {
@@ -107,7 +106,7 @@ func forgetText(s *searched) { s.text = nil }
 
 // growing searches a long string attribute, from where it parts from the owner's previous one.
 func (c *contentSearch) growing(owner int32, attr string, v pcommon.Value, sets []*fingerprint.Set) bool {
-	text := jsonraw.StringBytes(v.Str())
+	text := zerocopy.Bytes(v.Str())
 	last := c.searched.Get(owner, attr)
 	out, changed := c.scanner.Redacted(sets, text, fingerprint.Redaction{Kept: c.p.keptKey, Verbatim: &last.verbatim, Known: sharedPrefix(last.text, text)})
 	last.text = text
@@ -127,7 +126,7 @@ func (c *contentSearch) value(kept bool, v pcommon.Value, sets []*fingerprint.Se
 		if kept {
 			return false
 		}
-		out, changed := c.scanner.Redacted(sets, jsonraw.StringBytes(v.Str()), fingerprint.Redaction{Kept: c.p.keptKey})
+		out, changed := c.scanner.Redacted(sets, zerocopy.Bytes(v.Str()), fingerprint.Redaction{Kept: c.p.keptKey})
 		if changed {
 			v.SetStr(zerocopy.String(out)) // the redacted copy's buffer is its own
 			c.matched++
@@ -145,7 +144,7 @@ func (c *contentSearch) value(kept bool, v pcommon.Value, sets []*fingerprint.Se
 		var named []string
 		v.Map().Range(func(k string, inner pcommon.Value) bool {
 			kept := c.p.shaper.Kept(k)
-			if !kept && c.scanner.Hit(sets, jsonraw.StringBytes(k)) {
+			if !kept && c.scanner.Hit(sets, zerocopy.Bytes(k)) {
 				named = append(named, k)
 			}
 			changed = c.value(kept, inner, sets) || changed
@@ -164,7 +163,7 @@ func (c *contentSearch) value(kept bool, v pcommon.Value, sets []*fingerprint.Se
 
 // text redacts a plain string (a span, event or log event name, a status message, a severity text).
 func (c *contentSearch) text(sets []*fingerprint.Set, s string) (string, bool) {
-	out, changed := c.scanner.Redacted(sets, jsonraw.StringBytes(s), fingerprint.Redaction{Text: true})
+	out, changed := c.scanner.Redacted(sets, zerocopy.Bytes(s), fingerprint.Redaction{Text: true})
 	if !changed {
 		return s, false
 	}

@@ -9,8 +9,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/countsonly"
-	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/pyliteral"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
 )
 
@@ -261,7 +261,7 @@ func (s *valueShaper) withhold(key string, v pcommon.Value) {
 func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r withhold.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		text := jsonraw.StringBytes(v.Str())
+		text := zerocopy.Bytes(v.Str())
 		if !countsonly.LooksLikeJSON(text) && s.b.p.shaper.Kept(key) || s.toolNamesKept && s.b.p.known.IsName(text) {
 			return
 		}
@@ -333,7 +333,7 @@ func (s *valueShaper) rememberText(owner int32, text []byte, r withhold.Remember
 func (s *valueShaper) rememberAll(owner int32, v pcommon.Value, r withhold.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		s.rememberText(owner, jsonraw.StringBytes(v.Str()), r)
+		s.rememberText(owner, zerocopy.Bytes(v.Str()), r)
 	case pcommon.ValueTypeBytes:
 		if r == withhold.RememberAll {
 			s.rememberLeaf(owner, v.Bytes().AsRaw())

@@ -9,7 +9,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/fingerprint"
-	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // A W3C trace state ("vendor=value,...") is propagation data, but any string can ride in it. A
@@ -21,11 +21,11 @@ import (
 // left still holds one (a value with a comma spans members), the whole trace state goes.
 func (c *contentSearch) traceState(ts pcommon.TraceState, sets []*fingerprint.Set) bool {
 	raw := ts.AsRaw()
-	if !c.scanner.Hit(sets, jsonraw.StringBytes(raw)) {
+	if !c.scanner.Hit(sets, zerocopy.Bytes(raw)) {
 		return false
 	}
-	left := keptMembers(raw, func(member string) bool { return !c.scanner.Hit(sets, jsonraw.StringBytes(member)) })
-	if c.scanner.Hit(sets, jsonraw.StringBytes(left)) {
+	left := keptMembers(raw, func(member string) bool { return !c.scanner.Hit(sets, zerocopy.Bytes(member)) })
+	if c.scanner.Hit(sets, zerocopy.Bytes(left)) {
 		left = ""
 	}
 	ts.FromRaw(left)

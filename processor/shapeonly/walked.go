@@ -9,9 +9,9 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/ownerattr"
 	"github.com/agentotel/agentotel/internal/toolname"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // Most traces carry no data-class traffic, yet every JSON value of theirs would be walked to find
@@ -127,7 +127,7 @@ func (n *nameSearch) record(owner int32, attrs pcommon.Map) bool {
 	found := false
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		if v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {
-			found = n.attribute(owner, k, jsonraw.StringBytes(v.Str()))
+			found = n.attribute(owner, k, zerocopy.Bytes(v.Str()))
 		} else {
 			found = n.value(v)
 		}
@@ -158,7 +158,7 @@ func (n *nameSearch) attribute(owner int32, attr string, text []byte) bool {
 func (n *nameSearch) value(v pcommon.Value) bool {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
-		return n.text(jsonraw.StringBytes(v.Str()))
+		return n.text(zerocopy.Bytes(v.Str()))
 	case pcommon.ValueTypeSlice:
 		for i := 0; i < v.Slice().Len(); i++ {
 			if n.value(v.Slice().At(i)) {
@@ -168,7 +168,7 @@ func (n *nameSearch) value(v pcommon.Value) bool {
 	case pcommon.ValueTypeMap:
 		found := false
 		v.Map().Range(func(k string, inner pcommon.Value) bool {
-			found = n.text(jsonraw.StringBytes(k)) || n.value(inner)
+			found = n.text(zerocopy.Bytes(k)) || n.value(inner)
 			return !found
 		})
 		return found

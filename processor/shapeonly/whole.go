@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/jsonraw"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
 )
 
@@ -49,14 +49,14 @@ func (b *batch) shapeWhole(r *record, to rememberFor) {
 		case located && k == r.argsKey:
 			remember = withhold.RememberJSON
 			if r.conv != nil && r.conv.UnwrapArgs != nil && v.Type() == pcommon.ValueTypeStr {
-				if args, ok := r.conv.UnwrapArgs(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
+				if args, ok := r.conv.UnwrapArgs(zerocopy.Bytes(v.Str()), b.p.cfg.MaxDepth); ok {
 					// The arguments inside the call's envelope: its ids and names are not the data.
 					b.values.rememberText(to.owner, args, withhold.RememberJSON)
 					remember = withhold.RememberNothing
 				}
 			}
 		case located && k == r.resultKey && r.unwrap != nil && v.Type() == pcommon.ValueTypeStr:
-			if e, ok := r.unwrap(jsonraw.StringBytes(v.Str()), b.p.cfg.MaxDepth); ok {
+			if e, ok := r.unwrap(zerocopy.Bytes(v.Str()), b.p.cfg.MaxDepth); ok {
 				// The result inside its envelope: the envelope's ids and names are not the data.
 				b.values.rememberText(to.owner, e.Result, withhold.RememberAll)
 				b.values.rememberText(to.owner, e.Artifact, withhold.RememberAll)

@@ -5,10 +5,10 @@ package withhold
 
 import (
 	"bytes"
-	"unsafe"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/message"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // Apply shapes every data-class payload and withholds unreadable transcripts whole.
@@ -96,7 +96,7 @@ func (w *Withholder) flush(d int32) {
 	}
 	buf = append(buf, raw[last:]...)
 	// buf is the attribute's new value and nothing writes to it again: it becomes the string as it is.
-	dc.Value().SetStr(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	dc.Value().SetStr(zerocopy.String(buf))
 	w.edits, w.out = w.edits[:0], w.out[:0]
 }
 

@@ -6,9 +6,9 @@ package withhold
 import (
 	"cmp"
 	"slices"
-	"unsafe"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // callRef is a call's key in the batch: its owner and its id. The id views the reader's arena, which
@@ -21,7 +21,7 @@ type callRef struct {
 
 func (w *Withholder) callRef(owner int32, id agentspan.Ref) callRef {
 	b := w.r.Text(id)
-	return callRef{owner: owner, id: unsafe.String(unsafe.SliceData(b), len(b))}
+	return callRef{owner: owner, id: zerocopy.String(b)}
 }
 
 // Resolve decides which calls and results are data-class. Calls first, over the whole batch, so a
