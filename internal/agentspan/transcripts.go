@@ -14,6 +14,10 @@ import (
 	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
+// Owner numbers what a record belongs to, as the caller numbers them: the trace (or run) whose call
+// ids are unique, so a result is matched to the calls of its own owner only.
+type Owner int32
+
 // TranscriptReader finds the tool traffic in the transcripts of a batch's records: the calls, the
 // results and (ModelText) the text a model wrote, each an Item with the ids and tool names it gives
 // and the payload nodes that hold its data, in the order the records were added. It reads and changes
@@ -29,7 +33,7 @@ type TranscriptReader struct {
 	// passed over (RequestReader).
 	requestOnly bool
 
-	owners []int32 // per record: the owner Add was given
+	owners []Owner // per record: the owner Add was given
 	docs   []Document
 	items  []Item
 	nodes  []message.Node // payloads of items, item.first .. first+n
@@ -179,12 +183,12 @@ func (r *TranscriptReader) Candidates(it *Item) []int32 { return r.cands[it.cand
 func (r *TranscriptReader) Records() int { return len(r.owners) }
 
 // Owner is what the caller passed to Add for record rec.
-func (r *TranscriptReader) Owner(rec int32) int32 { return r.owners[rec] }
+func (r *TranscriptReader) Owner(rec int32) Owner { return r.owners[rec] }
 
 // Add reads one record's transcripts: its attributes (inputs before outputs), a per-message event's
 // message, and body (a log record's; pass an empty value for spans and span events). owner is the
 // trace or run the record belongs to, as the caller numbers them. It returns the record's number.
-func (r *TranscriptReader) Add(owner int32, s Span, body pcommon.Value) int32 {
+func (r *TranscriptReader) Add(owner Owner, s Span, body pcommon.Value) int32 {
 	r.rec = int32(len(r.owners))
 	r.owners = append(r.owners, owner)
 	rec := r.rec
@@ -239,7 +243,7 @@ func (r *TranscriptReader) Add(owner int32, s Span, body pcommon.Value) int32 {
 // decide nothing for any other record: a result is matched to calls of its own owner only, and one
 // whose call is not found is withheld only for an owner that carried data-class data, or from a
 // per-message event (so a record that is one is read).
-func (r *TranscriptReader) AddUnread(owner int32, s Span) int32 {
+func (r *TranscriptReader) AddUnread(owner Owner, s Span) int32 {
 	if _, event := r.reg.eventRoles[s.Name]; event {
 		return r.Add(owner, s, pcommon.NewValueEmpty())
 	}
@@ -259,8 +263,8 @@ func (r *TranscriptReader) AddUnread(owner int32, s Span) int32 {
 
 // validUnread validates a transcript AddUnread checks, reading it only past the messages it shares
 // with the one the owner's attribute held before.
-func (r *TranscriptReader) validUnread(owner int32, attr string, b []byte) bool {
-	g := r.unread.Get(owner, attr)
+func (r *TranscriptReader) validUnread(owner Owner, attr string, b []byte) bool {
+	g := r.unread.Get(int32(owner), attr)
 	g.MaxDepth = r.reg.maxDepth
 	return g.Valid(b)
 }
@@ -272,7 +276,7 @@ func (r *TranscriptReader) AddValidated(raw []byte, nesting int) { r.repeats.Add
 
 // AddCall records, as a record of its own, a call known from its tool span rather than read in a
 // transcript, and returns its item's index in Items. It is in no document and has no payloads.
-func (r *TranscriptReader) AddCall(owner int32, id, name string) int {
+func (r *TranscriptReader) AddCall(owner Owner, id, name string) int {
 	r.rec = int32(len(r.owners))
 	r.owners = append(r.owners, owner)
 	it := Item{kind: ItemCall, rec: r.rec, doc: -1}
@@ -288,7 +292,7 @@ func (r *TranscriptReader) AddCall(owner int32, id, name string) int {
 
 // addTranscript reads a declared transcript attribute. A declared JSON transcript that is not a JSON
 // container from its first byte (a BOM, leading space, plain text, invalid JSON) cannot be read.
-func (r *TranscriptReader) addTranscript(owner int32, attr string, v pcommon.Value, t Transcript) {
+func (r *TranscriptReader) addTranscript(owner Owner, attr string, v pcommon.Value, t Transcript) {
 	switch {
 	case t.Text:
 		if r.ModelText && v.Type() == pcommon.ValueTypeStr {

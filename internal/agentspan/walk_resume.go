@@ -31,8 +31,8 @@ type walkedArray struct {
 
 // walkTranscript is walkJSON for a declared transcript, resuming past the elements it shares with the
 // array the owner's attribute held when walked last.
-func (r *TranscriptReader) walkTranscript(owner int32, attr string, v pcommon.Value, b []byte) bool {
-	last := r.walked.Get(owner, attr)
+func (r *TranscriptReader) walkTranscript(owner Owner, attr string, v pcommon.Value, b []byte) bool {
+	last := r.walked.Get(int32(owner), attr)
 	walked, ok := r.walkJSON(v, b, *last)
 	if ok && walked.end > 0 {
 		// walkJSON reads no other transcript, so last still points into the table.

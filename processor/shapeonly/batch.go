@@ -38,7 +38,7 @@ type batch struct {
 	records []record
 	owners  []owner
 	// byTrace finds a record's owner; bySpan a span's record, for wrapper classes.
-	byTrace map[pcommon.TraceID]int32
+	byTrace map[pcommon.TraceID]agentspan.Owner
 	bySpan  map[spanKey]int32
 	// toolClass is whether a tool name, as a transcript spells it, is data-class, once asked.
 	toolClass map[string]bool
@@ -79,7 +79,7 @@ type record struct {
 	body   pcommon.Value
 	scope  string
 	name   string
-	owner  int32
+	owner  agentspan.Owner
 	parent spanKey
 	tool   string
 	callID string
@@ -103,7 +103,7 @@ func newBatch(p *shapeOnly) *batch {
 	b := &batch{
 		p:         p,
 		w:         withhold.New(p.registry, p.cfg.TaintOutputs),
-		byTrace:   map[pcommon.TraceID]int32{},
+		byTrace:   map[pcommon.TraceID]agentspan.Owner{},
 		bySpan:    map[spanKey]int32{},
 		toolClass: map[string]bool{},
 		noBody:    pcommon.NewValueEmpty(),
@@ -179,7 +179,7 @@ func (b *batch) add(r record, trace pcommon.TraceID, res pcommon.Map, root bool)
 // ownerOf returns the owner of a record: its trace. A run named by any span of a trace is the whole
 // trace's run. A log record outside any trace is owned by its run (a session, a conversation), or,
 // naming none, by itself alone: records of unrelated sessions never share a memory.
-func (b *batch) ownerOf(trace pcommon.TraceID, run string, log bool) int32 {
+func (b *batch) ownerOf(trace pcommon.TraceID, run string, log bool) agentspan.Owner {
 	if trace.IsEmpty() && log {
 		trace = traceless(run, len(b.records), b.now)
 	}
@@ -189,9 +189,9 @@ func (b *batch) ownerOf(trace pcommon.TraceID, run string, log bool) int32 {
 		}
 		return i
 	}
-	b.byTrace[trace] = int32(len(b.owners))
+	b.byTrace[trace] = agentspan.Owner(len(b.owners))
 	b.owners = append(b.owners, owner{traceID: trace, runID: run})
-	return int32(len(b.owners) - 1)
+	return agentspan.Owner(len(b.owners) - 1)
 }
 
 // traceless is the trace a record outside any trace is kept under: one derived from its run, or for a
@@ -222,7 +222,7 @@ func (b *batch) resolveRuns() {
 
 // withRun returns an owner, its run's memory looked up again if it had none: another trace of the run
 // may have created it in this batch, and what that trace withheld concerns this one too.
-func (b *batch) withRun(i int32) *owner {
+func (b *batch) withRun(i agentspan.Owner) *owner {
 	o := &b.owners[i]
 	if o.run == nil && o.runID != "" {
 		o.trace, o.run = b.p.memory.scopes(o.traceID, o.runID, b.now, false)
@@ -231,7 +231,7 @@ func (b *batch) withRun(i int32) *owner {
 }
 
 // scopes returns an owner's memory, creating it: something is about to be remembered.
-func (b *batch) scopes(i int32) (*scope, *scope) {
+func (b *batch) scopes(i agentspan.Owner) (*scope, *scope) {
 	o := &b.owners[i]
 	if o.trace == nil || (o.run == nil && o.runID != "") {
 		o.trace, o.run = b.p.memory.scopes(o.traceID, o.runID, b.now, true)

@@ -123,7 +123,7 @@ func newBenchProcessor(b *testing.B) *shapeOnly {
 }
 
 // oneTraceBatch is a batch of the processor with one owner, a trace.
-func oneTraceBatch(p *shapeOnly) (*batch, int32) {
+func oneTraceBatch(p *shapeOnly) (*batch, agentspan.Owner) {
 	bt := newBatch(p)
 	bt.start(time.Now())
 	return bt, bt.ownerOf(pcommon.TraceID{1, 2, 3}, "", false)

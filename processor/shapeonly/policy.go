@@ -3,7 +3,10 @@
 
 package shapeonly
 
-import "github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
+import (
+	"github.com/agentotel/agentotel/internal/agentspan"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/withhold"
+)
 
 // The batch is the transcripts' policy: a call is data-class when its tool is, by configuration or
 // by what the tool's spans said, or when its trace remembers its id; what it learns it remembers for
@@ -21,19 +24,19 @@ func (b *batch) ToolShaped(name []byte) bool {
 }
 
 // CallShaped implements withhold.Policy.
-func (b *batch) CallShaped(owner int32, id []byte) bool {
+func (b *batch) CallShaped(owner agentspan.Owner, id []byte) bool {
 	ts := b.owners[owner].trace
 	return len(id) > 0 && ts != nil && ts.hasCall(id)
 }
 
 // TraceShaped implements withhold.Policy: the trace, or its run, carried data-class data.
-func (b *batch) TraceShaped(owner int32) bool {
+func (b *batch) TraceShaped(owner agentspan.Owner) bool {
 	o := b.withRun(owner)
 	return o.trace != nil && o.trace.shaped() || o.run != nil && o.run.shaped()
 }
 
 // Remember implements withhold.Policy.
-func (b *batch) Remember(owner int32, id []byte) {
+func (b *batch) Remember(owner agentspan.Owner, id []byte) {
 	ts, rs := b.scopes(owner)
 	if ts != nil {
 		ts.remember(id)

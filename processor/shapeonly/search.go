@@ -6,6 +6,7 @@ package shapeonly
 import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/ownerattr"
@@ -74,7 +75,7 @@ func (c *contentSearch) attrMap(attrs pcommon.Map, sets []*fingerprint.Set) bool
 // a long string that begins with all but the last byte of the one the same attribute of the owner
 // held before (a transcript repeats the one before it, and a few messages more) takes what the search
 // found in those bytes from that search, and is searched past them.
-func (c *contentSearch) attributes(attrs pcommon.Map, sets []*fingerprint.Set, owner int32, own bool) bool {
+func (c *contentSearch) attributes(attrs pcommon.Map, sets []*fingerprint.Set, owner agentspan.Owner, own bool) bool {
 	changed := false
 	var named []string
 	attrs.Range(func(k string, v pcommon.Value) bool {
@@ -105,9 +106,9 @@ type searched struct {
 func forgetText(s *searched) { s.text = nil }
 
 // growing searches a long string attribute, from where it parts from the owner's previous one.
-func (c *contentSearch) growing(owner int32, attr string, v pcommon.Value, sets []*fingerprint.Set) bool {
+func (c *contentSearch) growing(owner agentspan.Owner, attr string, v pcommon.Value, sets []*fingerprint.Set) bool {
 	text := zerocopy.Bytes(v.Str())
-	last := c.searched.Get(owner, attr)
+	last := c.searched.Get(int32(owner), attr)
 	out, changed := c.scanner.Redacted(sets, text, fingerprint.Redaction{Kept: c.p.keptKey, Verbatim: &last.verbatim, Known: sharedPrefix(last.text, text)})
 	last.text = text
 	if changed {

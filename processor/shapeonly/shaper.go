@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/pyliteral"
 	"github.com/agentotel/agentotel/internal/zerocopy"
@@ -79,7 +80,7 @@ func rawAtOf(b []byte) rawAt { return rawAt{data: unsafe.SliceData(b), n: len(b)
 
 // rememberedText is a text remembered for an owner.
 type rememberedText struct {
-	owner int32
+	owner agentspan.Owner
 	text  textKey
 }
 
@@ -87,7 +88,7 @@ type rememberedText struct {
 // an owner's trace and run, unless the same text was remembered for the owner the same way in this
 // batch: what a text adds is the same every time. The scopes themselves know the texts they were
 // given in earlier batches.
-func (s *valueShaper) remember(owner int32, json bool, text []byte) {
+func (s *valueShaper) remember(owner agentspan.Owner, json bool, text []byte) {
 	if !json {
 		s.rememberKeyed(owner, keyOf(false, text), text, listing{})
 		return
@@ -106,7 +107,7 @@ func (s *valueShaper) remember(owner int32, json bool, text []byte) {
 
 // rememberKeyed is remember for a text whose key is known, and, for a JSON text shaping listed, what
 // it withheld.
-func (s *valueShaper) rememberKeyed(owner int32, textKey textKey, text []byte, l listing) {
+func (s *valueShaper) rememberKeyed(owner agentspan.Owner, textKey textKey, text []byte, l listing) {
 	key := rememberedText{owner: owner, text: textKey}
 	if _, done := s.remembered[key]; done {
 		return
@@ -122,13 +123,13 @@ func (s *valueShaper) rememberKeyed(owner int32, textKey textKey, text []byte, l
 
 // rememberJSON remembers the leaves of a JSON document, or the document as one leaf when it is not
 // valid JSON.
-func (s *valueShaper) rememberJSON(owner int32, doc []byte) { s.remember(owner, true, doc) }
+func (s *valueShaper) rememberJSON(owner agentspan.Owner, doc []byte) { s.remember(owner, true, doc) }
 
 // rememberLeaf remembers a withheld text as one leaf. Inside a structured value it waits for the
 // value's other leaves, so that they go to the fingerprints together (flushLeaves): one lock, one sizing
 // of the table and one rebuild of the prefilter for all of them. Such leaves are short and adding one
 // again adds nothing, so they are not looked up in remembered first: hashing each would cost more.
-func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) {
+func (s *valueShaper) rememberLeaf(owner agentspan.Owner, leaf []byte) {
 	if s.nesting == 0 {
 		s.remember(owner, false, leaf)
 		return
@@ -137,7 +138,7 @@ func (s *valueShaper) rememberLeaf(owner int32, leaf []byte) {
 }
 
 // flushLeaves remembers the leaves a structured value gathered.
-func (s *valueShaper) flushLeaves(owner int32) {
+func (s *valueShaper) flushLeaves(owner agentspan.Owner) {
 	if len(s.leaves) == 0 {
 		return
 	}
@@ -161,7 +162,7 @@ func (s *valueShaper) forget() {
 
 // ShapeJSON implements withhold.Shaper: one raw JSON value of a transcript. A value shaped before
 // in the batch is written as it was shaped then.
-func (s *valueShaper) ShapeJSON(dst, raw []byte, owner int32, r withhold.Remember) ([]byte, bool) {
+func (s *valueShaper) ShapeJSON(dst, raw []byte, owner agentspan.Owner, r withhold.Remember) ([]byte, bool) {
 	done := s.shapeOnce(raw)
 	s.rememberRaw(owner, raw, done, r)
 	s.count(done.stats, done.err)
@@ -202,7 +203,7 @@ func (s *valueShaper) shapeRaw(raw []byte, key textKey) shapedValue {
 func withheldAny(stats countsonly.Stats, err error) bool { return err != nil || stats.Withheld() > 0 }
 
 // ShapeValue implements withhold.Shaper: an OTLP value, in place.
-func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r withhold.Remember) bool {
+func (s *valueShaper) ShapeValue(v pcommon.Value, owner agentspan.Owner, r withhold.Remember) bool {
 	before := s.withheld
 	s.shapeAttr("", v, owner, r)
 	return s.withheld != before
@@ -211,7 +212,7 @@ func (s *valueShaper) ShapeValue(v pcommon.Value, owner int32, r withhold.Rememb
 // rememberRaw remembers a raw JSON value's withheld leaves as r says; done is what shaping it gave. A
 // JSON string that holds no JSON is one leaf of a result; an argument that is not JSON is not
 // remembered.
-func (s *valueShaper) rememberRaw(owner int32, raw []byte, done shapedValue, r withhold.Remember) {
+func (s *valueShaper) rememberRaw(owner agentspan.Owner, raw []byte, done shapedValue, r withhold.Remember) {
 	switch r {
 	case withhold.RememberAll:
 		s.rememberKeyed(owner, done.key, raw, s.listingOf(done))
@@ -229,7 +230,7 @@ func (s *valueShaper) rememberRaw(owner int32, raw []byte, done shapedValue, r w
 
 // Unreadable implements withhold.Shaper: a transcript that cannot be read is withheld whole, as the
 // JSON string "[withheld]" so readers that parse the attribute still can.
-func (s *valueShaper) Unreadable(string, int32) string {
+func (s *valueShaper) Unreadable(string, agentspan.Owner) string {
 	s.withheld++
 	s.failed++
 	return `"` + countsonly.Withheld + `"`
@@ -244,7 +245,7 @@ func (s *valueShaper) count(stats countsonly.Stats, err error) {
 
 // shapeAttr shapes one attribute value in place; key is its attribute or map key. What it withholds
 // is remembered for owner as r says (owner is not read when r remembers nothing).
-func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner int32, r withhold.Remember) {
+func (s *valueShaper) shapeAttr(key string, v pcommon.Value, owner agentspan.Owner, r withhold.Remember) {
 	s.nesting++
 	s.shapeIn(key, v, owner, r)
 	if s.nesting--; s.nesting == 0 {
@@ -258,7 +259,7 @@ func (s *valueShaper) withhold(key string, v pcommon.Value) {
 }
 
 // shapeIn is shapeAttr's work, inside the value being shaped.
-func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner int32, r withhold.Remember) {
+func (s *valueShaper) shapeIn(key string, v pcommon.Value, owner agentspan.Owner, r withhold.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		text := zerocopy.Bytes(v.Str())
@@ -304,7 +305,7 @@ func (s *valueShaper) shapeText(text []byte) ([]byte, countsonly.Stats, error) {
 
 // rememberText remembers a text value's withheld leaves as r says: its JSON leaves, or, for a result,
 // the whole text.
-func (s *valueShaper) rememberText(owner int32, text []byte, r withhold.Remember) {
+func (s *valueShaper) rememberText(owner agentspan.Owner, text []byte, r withhold.Remember) {
 	switch {
 	case r == withhold.RememberNothing, len(text) == 0:
 	case pyliteral.LooksLikeRepr(text):
@@ -330,7 +331,7 @@ func (s *valueShaper) rememberText(owner int32, text []byte, r withhold.Remember
 
 // rememberAll remembers every string inside a value withheld whole (an array: what it holds is
 // withheld, kept keys or not).
-func (s *valueShaper) rememberAll(owner int32, v pcommon.Value, r withhold.Remember) {
+func (s *valueShaper) rememberAll(owner agentspan.Owner, v pcommon.Value, r withhold.Remember) {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		s.rememberText(owner, zerocopy.Bytes(v.Str()), r)

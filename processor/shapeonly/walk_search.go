@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
 )
@@ -25,7 +26,7 @@ import (
 func (b *batch) searchable() bool {
 	found := false
 	for i := range b.owners {
-		o := b.withRun(int32(i))
+		o := b.withRun(agentspan.Owner(i))
 		o.sets, o.saturated = o.sets[:0], false
 		for _, sc := range [2]*scope{o.trace, o.run} {
 			if sc == nil {

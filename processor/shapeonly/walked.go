@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/ownerattr"
 	"github.com/agentotel/agentotel/internal/toolname"
@@ -34,7 +35,7 @@ func (b *batch) markWalked() {
 	names, searchable := b.shapedNames()
 	for i := range b.owners {
 		o := &b.owners[i]
-		o.walk = o.walk || b.logs || !searchable || o.runID != "" || b.TraceShaped(int32(i))
+		o.walk = o.walk || b.logs || !searchable || o.runID != "" || b.TraceShaped(agentspan.Owner(i))
 	}
 	b.nameSearch.reset(names)
 	for _, i := range b.toRead {
@@ -123,7 +124,7 @@ func (n *nameSearch) reset(names []string) {
 
 // record reports whether a record's attributes may name a data-class tool: one of their strings, at
 // any depth of a map or list (keys too), holds one of the names or an escape that could spell one.
-func (n *nameSearch) record(owner int32, attrs pcommon.Map) bool {
+func (n *nameSearch) record(owner agentspan.Owner, attrs pcommon.Map) bool {
 	found := false
 	attrs.Range(func(k string, v pcommon.Value) bool {
 		if v.Type() == pcommon.ValueTypeStr && len(v.Str()) >= minRemembered {
@@ -140,11 +141,11 @@ func (n *nameSearch) record(owner int32, attrs pcommon.Map) bool {
 // named no tool and this one begins with all of it but its last byte (a transcript's closing bracket),
 // names and characters are looked for from overlap bytes before that point, and escapes from the byte
 // right before it (a backslash there and a u after it).
-func (n *nameSearch) attribute(owner int32, attr string, text []byte) bool {
+func (n *nameSearch) attribute(owner agentspan.Owner, attr string, text []byte) bool {
 	if len(text) < n.shortest {
 		return false // and not remembered: what it holds was not looked at
 	}
-	clean := n.clean.Get(owner, attr)
+	clean := n.clean.Get(int32(owner), attr)
 	shared := sharedPrefix(*clean, text)
 	from, escapesFrom := max(0, shared-n.overlap), max(0, shared-1)
 	if toolname.SpellingEscape(text[escapesFrom:]) || toolname.MayNameLiterally(text[from:], n.names) {

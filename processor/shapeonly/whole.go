@@ -19,11 +19,11 @@ import (
 
 // rememberFor is whom shaping remembers what it withholds for: an owner of the batch, or nobody.
 type rememberFor struct {
-	owner int32
+	owner agentspan.Owner
 	ok    bool
 }
 
-func forOwner(owner int32) rememberFor { return rememberFor{owner: owner, ok: true} }
+func forOwner(owner agentspan.Owner) rememberFor { return rememberFor{owner: owner, ok: true} }
 
 // nobody remembers nothing: a saturated trace's values, withheld without being a call's data.
 var nobody rememberFor

@@ -13,6 +13,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/jsonraw"
 )
@@ -22,7 +23,7 @@ import (
 // shaper cannot read becomes the withheld marker.
 type countsShaper struct{ s *countsonly.Shaper }
 
-func (c countsShaper) ShapeJSON(dst, raw []byte, _ int32, _ Remember) ([]byte, bool) {
+func (c countsShaper) ShapeJSON(dst, raw []byte, _ agentspan.Owner, _ Remember) ([]byte, bool) {
 	if len(raw) > 0 && raw[0] == '"' {
 		text, ok := jsonraw.Unquote(raw)
 		if !ok {
@@ -37,9 +38,9 @@ func (c countsShaper) ShapeJSON(dst, raw []byte, _ int32, _ Remember) ([]byte, b
 	return out, true
 }
 
-func (c countsShaper) Unreadable(string, int32) string { return withheldWhole }
+func (c countsShaper) Unreadable(string, agentspan.Owner) string { return withheldWhole }
 
-func (c countsShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) bool {
+func (c countsShaper) ShapeValue(v pcommon.Value, _ agentspan.Owner, _ Remember) bool {
 	v.SetStr(countsonly.Withheld)
 	return true
 }
@@ -60,11 +61,11 @@ func (c countsShaper) ShapeText(s string) string {
 // withheld and kept calls turn up in fuzzed transcripts.
 type everyOther struct{}
 
-func (everyOther) ToolShaped(name []byte) bool        { return len(name)%2 == 0 }
-func (everyOther) CallShaped(_ int32, id []byte) bool { return len(id)%2 == 0 }
-func (everyOther) TraceShaped(int32) bool             { return false }
-func (everyOther) Remember(int32, []byte)             {}
-func (everyOther) AnyShaped() bool                    { return true }
+func (everyOther) ToolShaped(name []byte) bool                  { return len(name)%2 == 0 }
+func (everyOther) CallShaped(_ agentspan.Owner, id []byte) bool { return len(id)%2 == 0 }
+func (everyOther) TraceShaped(agentspan.Owner) bool             { return false }
+func (everyOther) Remember(agentspan.Owner, []byte)             {}
+func (everyOther) AnyShaped() bool                              { return true }
 
 // depth returns the nesting depth of valid JSON, by the standard tokenizer.
 func depth(doc []byte) int {

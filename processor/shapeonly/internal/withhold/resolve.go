@@ -15,11 +15,11 @@ import (
 // nothing writes to while the batch is resolved, and Reset forgets the keys before the arena is
 // written again.
 type callRef struct {
-	owner int32
+	owner agentspan.Owner
 	id    string
 }
 
-func (w *Withholder) callRef(owner int32, id agentspan.Ref) callRef {
+func (w *Withholder) callRef(owner agentspan.Owner, id agentspan.Ref) callRef {
 	b := w.r.Text(id)
 	return callRef{owner: owner, id: zerocopy.String(b)}
 }
@@ -73,7 +73,7 @@ func (w *Withholder) Resolve(p Policy) {
 // is withheld when its owner carries data-class data: it might be that call's; so is a tool-message
 // event's (it can name nothing else) whenever any tool is data-class. What is withheld for want of an
 // attribution is remembered like any result: it may be the customer's.
-func (w *Withholder) resultShaped(it *agentspan.Item, owner int32, p Policy) bool {
+func (w *Withholder) resultShaped(it *agentspan.Item, owner agentspan.Owner, p Policy) bool {
 	for _, n := range it.Names() {
 		if p.ToolShaped(w.r.Text(n)) {
 			return true

@@ -25,12 +25,12 @@ type Policy interface {
 	// ToolShaped reports whether a tool's data is withheld, by its name.
 	ToolShaped(name []byte) bool
 	// CallShaped reports whether the owner's call with this id was found data-class before.
-	CallShaped(owner int32, id []byte) bool
+	CallShaped(owner agentspan.Owner, id []byte) bool
 	// TraceShaped reports whether the owner has carried data-class data before.
-	TraceShaped(owner int32) bool
+	TraceShaped(owner agentspan.Owner) bool
 	// Remember records a data-class call (id may be empty: the owner then carried data-class data),
 	// so later batches withhold its results and its own span.
-	Remember(owner int32, id []byte)
+	Remember(owner agentspan.Owner, id []byte)
 	// AnyShaped reports whether any tool is data-class at all.
 	AnyShaped() bool
 }
@@ -54,11 +54,11 @@ const (
 type Shaper interface {
 	// ShapeJSON appends the shaped form of raw, one JSON value from a transcript, as one JSON value,
 	// and reports whether shaping withheld anything: a value left as it was is not written back.
-	ShapeJSON(dst, raw []byte, owner int32, r Remember) ([]byte, bool)
+	ShapeJSON(dst, raw []byte, owner agentspan.Owner, r Remember) ([]byte, bool)
 	// ShapeValue shapes an OTLP value in place and reports whether it withheld anything.
-	ShapeValue(v pcommon.Value, owner int32, r Remember) bool
+	ShapeValue(v pcommon.Value, owner agentspan.Owner, r Remember) bool
 	// Unreadable returns what a transcript that cannot be read becomes: it might hold anything.
-	Unreadable(text string, owner int32) string
+	Unreadable(text string, owner agentspan.Owner) string
 }
 
 // Rewrite counts what Apply changed.
@@ -115,14 +115,16 @@ func (w *Withholder) Reset() {
 // Add reads one record's transcripts: its attributes (inputs before outputs), a per-message event's
 // message, and body (a log record's; pass an empty value for spans and span events). owner is the
 // trace or run the record belongs to, as the caller numbers them. It returns the record's number.
-func (w *Withholder) Add(owner int32, s agentspan.Span, body pcommon.Value) int32 {
+func (w *Withholder) Add(owner agentspan.Owner, s agentspan.Span, body pcommon.Value) int32 {
 	return w.r.Add(owner, s, body)
 }
 
 // AddUnread numbers a record as Add does, for a record the caller knows holds no data-class traffic
 // in this batch; a declared transcript of it that cannot be read is still withheld whole
 // (agentspan.TranscriptReader.AddUnread).
-func (w *Withholder) AddUnread(owner int32, s agentspan.Span) int32 { return w.r.AddUnread(owner, s) }
+func (w *Withholder) AddUnread(owner agentspan.Owner, s agentspan.Span) int32 {
+	return w.r.AddUnread(owner, s)
+}
 
 // AddValidated tells the Withholder of a JSON container the caller has validated (a tool's result it
 // has shaped) that nests nesting levels deep: a transcript read later that repeats it passes over the
@@ -131,7 +133,7 @@ func (w *Withholder) AddValidated(raw []byte, nesting int) { w.r.AddValidated(ra
 
 // AddToolCall records a call known from its tool span. dc says the span classed it data-class; the
 // caller shapes the span itself.
-func (w *Withholder) AddToolCall(owner int32, id, name string, dc bool) {
+func (w *Withholder) AddToolCall(owner agentspan.Owner, id, name string, dc bool) {
 	i := w.r.AddCall(owner, id, name)
 	w.sync()
 	w.dc[i] = dc

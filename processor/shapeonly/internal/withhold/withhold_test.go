@@ -36,16 +36,16 @@ func policy(ids, tools []string) *testPolicy {
 
 func (p *testPolicy) ToolShaped(name []byte) bool { return p.tools[string(name)] }
 
-func (p *testPolicy) CallShaped(_ int32, id []byte) bool {
+func (p *testPolicy) CallShaped(_ agentspan.Owner, id []byte) bool {
 	p.asked = append(p.asked, string(id))
 	return p.ids[string(id)]
 }
 
-func (p *testPolicy) TraceShaped(int32) bool { return p.traceShaped || len(p.ids) > 0 }
+func (p *testPolicy) TraceShaped(agentspan.Owner) bool { return p.traceShaped || len(p.ids) > 0 }
 
 func (p *testPolicy) AnyShaped() bool { return len(p.tools) > 0 }
 
-func (p *testPolicy) Remember(_ int32, id []byte) {
+func (p *testPolicy) Remember(_ agentspan.Owner, id []byte) {
 	if len(id) > 0 {
 		p.ids[string(id)] = true
 	}
@@ -58,18 +58,18 @@ const marker = "[shaped]"
 // text in an OTLP value, so a test can see exactly which bytes were handed over.
 type markShaper struct{ jsonCalls, valueCalls, textCalls int }
 
-func (s *markShaper) ShapeJSON(dst, _ []byte, _ int32, _ Remember) ([]byte, bool) {
+func (s *markShaper) ShapeJSON(dst, _ []byte, _ agentspan.Owner, _ Remember) ([]byte, bool) {
 	s.jsonCalls++
 	return append(dst, `"`+marker+`"`...), true
 }
 
-func (s *markShaper) ShapeValue(v pcommon.Value, _ int32, _ Remember) bool {
+func (s *markShaper) ShapeValue(v pcommon.Value, _ agentspan.Owner, _ Remember) bool {
 	s.valueCalls++
 	v.SetStr(marker)
 	return true
 }
 
-func (s *markShaper) Unreadable(string, int32) string {
+func (s *markShaper) Unreadable(string, agentspan.Owner) string {
 	s.textCalls++
 	return `"` + marker + `"`
 }
