@@ -29,10 +29,11 @@ func (p *shapeOnly) namesShapedTool(name string) bool {
 	if p.shaped.Len() == 0 || name == "" || !p.shaped.MayBeIn(zerocopy.Bytes(name)) {
 		return false
 	}
+	name = normalName(name)
 	if p.shaped.InName(name) {
 		return true
 	}
-	for word := range strings.FieldsSeq(normalName(name)) {
+	for word := range strings.FieldsSeq(name) {
 		if t, ok := p.known.Resolve(word); ok && p.tools[t] {
 			return true
 		}

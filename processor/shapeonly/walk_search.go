@@ -73,21 +73,21 @@ type around struct {
 	saturated bool
 }
 
-func (a *around) add(sets []*fingerprint.Set, saturated bool) {
-	a.sets = appendSets(a.sets, sets)
-	a.saturated = a.saturated || saturated
+// with returns a with what an owner, or the records under a scope, withheld. It returns a value
+// rather than adding through a pointer: an append stored through a pointer moves the sets to the
+// heap, and most scopes hold one owner's few sets, which stay on the stack.
+func (a around) with(sets []*fingerprint.Set, saturated bool) around {
+	return around{sets: appendSets(a.sets, sets), saturated: a.saturated || saturated}
 }
 
 // toSearch returns record i of the batch and its owner, or a nil owner when the owner withheld
-// nothing and the record is passed over; what the owner withheld counts for the scope around it.
-func (b *batch) toSearch(i int, inScope *around) (*record, *owner) {
+// nothing and the record is passed over.
+func (b *batch) toSearch(i int) (*record, *owner) {
 	r := &b.records[i]
-	o := &b.owners[r.owner]
-	if len(o.sets) == 0 && !o.saturated {
-		return r, nil
+	if o := &b.owners[r.owner]; len(o.sets) > 0 || o.saturated {
+		return r, o
 	}
-	inScope.add(o.sets, o.saturated)
-	return r, o
+	return r, nil
 }
 
 func (b *batch) searchSpans(td ptrace.Traces) {
@@ -99,13 +99,14 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 		for _, ss := range rs.ScopeSpans().All() {
 			var inScope around
 			for _, span := range ss.Spans().All() {
-				if r, o := b.toSearch(i, &inScope); o != nil {
+				if r, o := b.toSearch(i); o != nil {
 					b.searchSpan(r, o, span)
+					inScope = inScope.with(o.sets, o.saturated)
 				}
 				i++
 			}
 			ss.SetSchemaUrl(b.searchScope(ss.Scope(), ss.SchemaUrl(), inScope))
-			resource.add(inScope.sets, inScope.saturated)
+			resource = resource.with(inScope.sets, inScope.saturated)
 		}
 		rs.SetSchemaUrl(b.searchResource(rs.Resource(), rs.SchemaUrl(), resource))
 	}
@@ -120,13 +121,14 @@ func (b *batch) searchLogs(ld plog.Logs) {
 		for _, sl := range rl.ScopeLogs().All() {
 			var inScope around
 			for _, lr := range sl.LogRecords().All() {
-				if r, o := b.toSearch(i, &inScope); o != nil {
+				if r, o := b.toSearch(i); o != nil {
 					b.searchLog(r, o, lr)
+					inScope = inScope.with(o.sets, o.saturated)
 				}
 				i++
 			}
 			sl.SetSchemaUrl(b.searchScope(sl.Scope(), sl.SchemaUrl(), inScope))
-			resource.add(inScope.sets, inScope.saturated)
+			resource = resource.with(inScope.sets, inScope.saturated)
 		}
 		rl.SetSchemaUrl(b.searchResource(rl.Resource(), rl.SchemaUrl(), resource))
 	}
