@@ -16,30 +16,39 @@ import (
 )
 
 // NewFactory returns the agentguard processor factory.
-func NewFactory() processor.Factory {
+func NewFactory() processor.Factory { return newFactory().processorFactory() }
+
+// factory holds the guards its processors share: the traces and logs pipelines of one configured
+// agentguard judge their runs together, from the spans and the log records alike. It lives on the
+// factory, as memorylimiter's singletons do, so two factories never share.
+type factory struct {
+	guards *sharedcomponent.Map[*Config, *guard]
+}
+
+func newFactory() *factory { return &factory{guards: sharedcomponent.NewMap[*Config, *guard]()} }
+
+func (f *factory) processorFactory() processor.Factory {
 	return processor.NewFactory(
 		metadata.Type,
 		func() component.Config { return createDefaultConfig() },
-		processor.WithTraces(createTraces, metadata.TracesStability),
-		processor.WithLogs(createLogs, metadata.LogsStability),
+		processor.WithTraces(f.createTraces, metadata.TracesStability),
+		processor.WithLogs(f.createLogs, metadata.LogsStability),
 	)
 }
-
-// guards: the traces and logs pipelines of one configured agentguard judge their runs together, from
-// the spans and the log records alike.
-var guards = sharedcomponent.NewMap[*Config, *guard]()
 
 // Annotating adds attributes and events to the spans and records it judges.
 var mutates = processorhelper.WithCapabilities(consumer.Capabilities{MutatesData: true})
 
-func acquire(set processor.Settings, cfg component.Config) (*guard, []processorhelper.Option, error) {
+// acquire returns the guard of a configuration, made by its first processor, and the options that
+// start it and release it when its last processor shuts down.
+func (f *factory) acquire(set processor.Settings, cfg component.Config) (*guard, []processorhelper.Option, error) {
 	c := cfg.(*Config)
-	g, err := guards.Acquire(c, func() (*guard, error) { return newGuard(set, c) })
+	g, err := f.guards.Acquire(c, func() (*guard, error) { return newGuard(set, c) })
 	if err != nil {
 		return nil, nil, err
 	}
 	release := func(ctx context.Context) error {
-		if guards.Release(c) {
+		if f.guards.Release(c) {
 			return g.shutdown(ctx)
 		}
 		return nil
@@ -47,8 +56,8 @@ func acquire(set processor.Settings, cfg component.Config) (*guard, []processorh
 	return g, []processorhelper.Option{mutates, processorhelper.WithStart(g.start), processorhelper.WithShutdown(release)}, nil
 }
 
-func createTraces(ctx context.Context, set processor.Settings, cfg component.Config, next consumer.Traces) (processor.Traces, error) {
-	g, opts, err := acquire(set, cfg)
+func (f *factory) createTraces(ctx context.Context, set processor.Settings, cfg component.Config, next consumer.Traces) (processor.Traces, error) {
+	g, opts, err := f.acquire(set, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -56,8 +65,8 @@ func createTraces(ctx context.Context, set processor.Settings, cfg component.Con
 	return processorhelper.NewTraces(ctx, set, cfg, next, g.processTraces, opts...)
 }
 
-func createLogs(ctx context.Context, set processor.Settings, cfg component.Config, next consumer.Logs) (processor.Logs, error) {
-	g, opts, err := acquire(set, cfg)
+func (f *factory) createLogs(ctx context.Context, set processor.Settings, cfg component.Config, next consumer.Logs) (processor.Logs, error) {
+	g, opts, err := f.acquire(set, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,7 @@ func seedConfig() *Config {
 // builds the one agentguard of both.
 type harness struct {
 	t       *testing.T
+	f       *factory
 	cfg     *Config
 	tel     *componenttest.Telemetry
 	proc    processor.Traces
@@ -55,17 +56,18 @@ func newHarness(t *testing.T, cfg *Config) *harness { return newPipelines(t, cfg
 func newPipelines(t *testing.T, cfg *Config, traces, logs bool) *harness {
 	t.Helper()
 	require.NoError(t, cfg.Validate())
-	h := &harness{t: t, cfg: cfg, tel: componenttest.NewTelemetry(), sink: new(consumertest.TracesSink), logSink: new(consumertest.LogsSink)}
+	h := &harness{t: t, f: newFactory(), cfg: cfg, tel: componenttest.NewTelemetry(), sink: new(consumertest.TracesSink), logSink: new(consumertest.LogsSink)}
 	t.Cleanup(func() { require.NoError(t, h.tel.Shutdown(context.Background())) })
 	var err error
+	pf := h.f.processorFactory() // one factory, as a collector has: its two processors share one guard
 	if traces {
-		h.proc, err = NewFactory().CreateTraces(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.sink)
+		h.proc, err = pf.CreateTraces(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.sink)
 		require.NoError(t, err)
 		require.NoError(t, h.proc.Start(context.Background(), componenttest.NewNopHost()))
 		t.Cleanup(func() { require.NoError(t, h.proc.Shutdown(context.Background())) })
 	}
 	if logs {
-		h.logs, err = NewFactory().CreateLogs(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.logSink)
+		h.logs, err = pf.CreateLogs(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.logSink)
 		require.NoError(t, err)
 		require.NoError(t, h.logs.Start(context.Background(), componenttest.NewNopHost()))
 		t.Cleanup(func() { require.NoError(t, h.logs.Shutdown(context.Background())) })
@@ -84,9 +86,9 @@ func (h *harness) run(td ptrace.Traces) ptrace.Traces {
 // keyed by a session ends.
 func (h *harness) idleOut() {
 	h.t.Helper()
-	g, err := guards.Acquire(h.cfg, nil)
+	g, err := h.f.guards.Acquire(h.cfg, nil)
 	require.NoError(h.t, err)
-	defer guards.Release(h.cfg)
+	defer h.f.guards.Release(h.cfg)
 	g.runs.active(g.now().Add(h.cfg.RunIdleTimeout + time.Hour))
 	g.flush(context.Background())
 }
