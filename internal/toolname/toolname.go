@@ -79,6 +79,9 @@ func NewSet(names []string) *Set {
 // Len is how many names the Set holds.
 func (s *Set) Len() int { return len(s.list) }
 
+// Names are the Set's names, normalised and sorted; the caller must not change them.
+func (s *Set) Names() []string { return s.list }
+
 // Resolve returns the configured name a tool name names (normalised), and whether one does.
 func (s *Set) Resolve(name string) (string, bool) {
 	n := Normal(name)

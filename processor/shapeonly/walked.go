@@ -52,13 +52,7 @@ func (b *batch) markWalked() {
 // most maxNamesSearched, each of printable ASCII (a name compares case-insensitively, and ASCII
 // letters are all the search folds) but for the quote and the backslash, which JSON writes escaped.
 func (b *batch) shapedNames() ([]string, bool) {
-	names := b.names[:0]
-	for name, shaped := range b.p.tools {
-		if shaped {
-			names = append(names, name)
-		}
-	}
-	names, ok := b.p.memory.learntTools(names, maxNamesSearched)
+	names, ok := b.p.memory.learntTools(append(b.names[:0], b.p.shaped.Names()...), maxNamesSearched)
 	b.names = names
 	if !ok || len(names) > maxNamesSearched {
 		return nil, false
