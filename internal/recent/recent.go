@@ -97,6 +97,16 @@ func (m *Map[V]) AppendKeys(dst []string, limit int) ([]string, bool) {
 	return dst, true
 }
 
+// Each calls fn with every entry held, least recently put first, with the time it was last put:
+// putting them in that order, at those times, into a map of the same bounds rebuilds this one (how
+// state saved before a restart is loaded).
+func (m *Map[V]) Each(fn func(key string, v V, at time.Time)) {
+	for el := m.order.Front(); el != nil; el = el.Next() {
+		e := el.Value.(*entry[V])
+		fn(e.key, e.value, e.at)
+	}
+}
+
 // Delete forgets key.
 func (m *Map[V]) Delete(key string) {
 	if el, ok := m.byKey[key]; ok {

@@ -158,3 +158,41 @@ func TestAppendKeysWithinLimit(t *testing.T) {
 		t.Fatalf("AppendKeys past the limit = %v, %v", keys, ok)
 	}
 }
+
+// A map rebuilt from Each, in its order and at its times, holds the same entries and forgets them at
+// the same moments; rebuilt into smaller bounds, it keeps the most recent.
+func TestEachRebuildsTheMap(t *testing.T) {
+	m := New[int](4, time.Minute)
+	for i := range 4 {
+		m.Put(fmt.Sprint(i), i, t0.Add(time.Duration(i)*time.Second))
+	}
+	m.Put("0", 10, t0.Add(5*time.Second)) // refreshed: now the most recent
+	type held struct {
+		key string
+		v   int
+		at  time.Time
+	}
+	var order []held
+	m.Each(func(k string, v int, at time.Time) { order = append(order, held{k, v, at}) })
+	want := []held{{"1", 1, t0.Add(time.Second)}, {"2", 2, t0.Add(2 * time.Second)}, {"3", 3, t0.Add(3 * time.Second)}, {"0", 10, t0.Add(5 * time.Second)}}
+	if !slices.Equal(order, want) {
+		t.Fatalf("Each gave %v, want %v", order, want)
+	}
+	small := New[int](2, time.Minute)
+	for _, h := range order {
+		small.Put(h.key, h.v, h.at)
+	}
+	if ev := small.TakeEvicted(); ev.Capacity != 2 {
+		t.Fatalf("rebuilt into 2 entries evicted %+v, want 2 by capacity", ev)
+	}
+	now := t0.Add(62 * time.Second) // 3 was put at 3s: gone at 63s; 0 at 5s lives until 65s
+	if _, ok := small.Get([]byte("3"), now); !ok {
+		t.Error("3 lost before its ttl")
+	}
+	if v, ok := small.Get([]byte("0"), t0.Add(64*time.Second)); !ok || v != 10 {
+		t.Errorf("0 = %d, %v; want 10 until 65s", v, ok)
+	}
+	if _, ok := small.Get([]byte("1"), now); ok {
+		t.Error("1 kept past the smaller bound")
+	}
+}

@@ -1,0 +1,162 @@
+// Copyright The agentotel Authors
+// SPDX-License-Identifier: Apache-2.0
+
+package statestore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/extension/xextension/storage"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+)
+
+// memoryClient is a storage client that holds its values in a map: file_storage's behaviour as the
+// Store sees it (Get of a missing key is nil, nil). The built collector's tests run the real one.
+type memoryClient struct{ values map[string][]byte }
+
+func (c *memoryClient) Get(_ context.Context, k string) ([]byte, error) { return c.values[k], nil }
+func (c *memoryClient) Set(_ context.Context, k string, v []byte) error {
+	c.values[k] = append([]byte(nil), v...)
+	return nil
+}
+func (c *memoryClient) Delete(_ context.Context, k string) error           { delete(c.values, k); return nil }
+func (c *memoryClient) Batch(context.Context, ...*storage.Operation) error { return nil }
+func (c *memoryClient) Close(context.Context) error                        { return nil }
+
+func newStore(version uint16) (*Store, *memoryClient, *observer.ObservedLogs) {
+	core, logs := observer.New(zap.InfoLevel)
+	client := &memoryClient{values: map[string][]byte{}}
+	return &Store{client: client, version: version, logger: zap.New(core)}, client, logs
+}
+
+func encodeSample() []byte {
+	var e Encoder
+	e.Uint(300)
+	e.Int(-7)
+	e.Bool(true)
+	e.Float(0.25)
+	e.String("run-1")
+	e.Bytes([]byte{0, 1, 2})
+	e.Bytes(nil)
+	return e.Data()
+}
+
+func decodeSample(payload []byte) error {
+	d := NewDecoder(payload)
+	u, i, b, f, s, by, empty := d.Uint(), d.Int(), d.Bool(), d.Float(), d.String(), d.Bytes(), d.Bytes()
+	if err := d.Finish(); err != nil {
+		return err
+	}
+	if u != 300 || i != -7 || !b || f != 0.25 || s != "run-1" || !bytes.Equal(by, []byte{0, 1, 2}) || len(empty) != 0 {
+		return errors.New("decoded other values")
+	}
+	return nil
+}
+
+func TestSavedStateRestores(t *testing.T) {
+	s, _, logs := newStore(1)
+	if s.Restore(context.Background(), decodeSample) {
+		t.Fatal("restored state before any was saved")
+	}
+	if err := s.Save(context.Background(), encodeSample()); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Restore(context.Background(), decodeSample) {
+		t.Fatalf("saved state did not restore: %v", logs.All())
+	}
+	if logs.Len() != 0 {
+		t.Errorf("a clean start and restore logged %v", logs.All())
+	}
+}
+
+// Every way a saved value can be wrong is an error in the log, naming why, and a fresh start.
+func TestUnreadableStateIsAFreshStart(t *testing.T) {
+	good := frame(1, encodeSample())
+	damaged := append([]byte(nil), good...)
+	damaged[len(damaged)-1] ^= 0xff
+	cases := map[string]struct {
+		value   []byte
+		version uint16
+		decode  func([]byte) error
+		want    string
+	}{
+		"truncated payload": {good[:len(good)-3], 1, decodeSample, "truncated"},
+		"truncated header":  {good[:8], 1, decodeSample, "truncated"},
+		"garbage":           {[]byte("{\"not\": \"ours\"}"), 1, decodeSample, "not an agentotel state value"},
+		"damaged":           {damaged, 1, decodeSample, "checksum"},
+		"other version":     {good, 2, decodeSample, "version 1; this build reads version 2"},
+		"refused by decode": {frame(1, []byte{1}), 1, decodeSample, "cut short"},
+		"left over bytes":   {frame(1, append(encodeSample(), 9)), 1, decodeSample, "left over"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			s, client, logs := newStore(c.version)
+			client.values[key] = c.value
+			if s.Restore(context.Background(), c.decode) {
+				t.Fatal("restored an unreadable value")
+			}
+			entries := logs.FilterMessage("Saved state is unreadable; starting fresh").All()
+			if len(entries) != 1 || !strings.Contains(entries[0].ContextMap()["error"].(string), c.want) {
+				t.Fatalf("logged %v, want one error saying %q", logs.All(), c.want)
+			}
+		})
+	}
+}
+
+// A count larger than the bytes left could hold is refused before anything is allocated for it.
+func TestDecoderRefusesCountsThePayloadCannotHold(t *testing.T) {
+	var e Encoder
+	e.Uint(1 << 40)
+	d := NewDecoder(e.Data())
+	if n := d.Len(1); n != 0 || d.Err() == nil {
+		t.Fatalf("Len = %d, err %v; want a refusal", n, d.Err())
+	}
+	if d.String() != "" || d.Uint() != 0 || d.Bool() {
+		t.Error("reads after an error returned values")
+	}
+}
+
+func FuzzDecoder(f *testing.F) {
+	f.Add(encodeSample())
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		d := NewDecoder(payload)
+		for d.Err() == nil && len(d.buf) > 0 {
+			_ = d.Bytes()
+			_ = d.Bool()
+			_ = d.Float()
+			_ = d.Int()
+		}
+		if _, err := unframe(payload, 1); err == nil && !bytes.HasPrefix(payload, []byte(magic)) {
+			t.Fatal("unframed a value without the magic")
+		}
+	})
+}
+
+// Checkpoints save until Stop, and none runs after Stop returns: the shutdown's save is the last.
+func TestCheckpointsStopBeforeTheLastSave(t *testing.T) {
+	saves := make(chan struct{}, 100)
+	stopped := false
+	var afterStop bool
+	c := StartCheckpoints(time.Millisecond, func() {
+		afterStop = afterStop || stopped
+		select {
+		case saves <- struct{}{}:
+		default:
+		}
+	})
+	for range 3 {
+		<-saves
+	}
+	c.Stop()
+	stopped = true
+	if afterStop {
+		t.Fatal("a checkpoint ran after Stop returned")
+	}
+}
