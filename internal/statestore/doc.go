@@ -15,7 +15,5 @@
 //   - On a crash, what changed since the last checkpoint is lost; a checkpoint's cost is the encoding
 //     of the whole state and one write.
 //
-// Encoder and Decoder are the payload's primitives. The decoder never panics and never allocates more
-// than the bytes it was given can describe: a count is refused when the bytes left could not hold that
-// many elements.
+// The payload's encoding is package statecodec's.
 package statestore

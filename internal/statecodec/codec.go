@@ -1,7 +1,7 @@
 // Copyright The agentotel Authors
 // SPDX-License-Identifier: Apache-2.0
 
-package statestore
+package statecodec
 
 import (
 	"encoding/binary"
