@@ -67,6 +67,23 @@ func (g *Growing) Valid(doc []byte) bool {
 	return true
 }
 
+// A growing transcript is resumed by one of two readings of "the part it shares with the one before".
+// The searches (for tool names and for withheld values) read bytes and need no element boundaries:
+// they resume at SharedPrefix. Validation and the transcript walk must resume in a known lexer state,
+// just past an element: they resume at SharesElements' end. Each consumer keeps what it found in the
+// earlier string (clean or not, the hits, the walk's records) beside it, since what it may skip depends
+// on what it found there. The rule is in docs/design.md, section 4.
+
+// SharedPrefix is how many bytes text shares with the string its attribute held before, prev, as a
+// transcript shares them with the one before it: all of prev but its last byte (the closing bracket),
+// or 0.
+func SharedPrefix(prev, text []byte) int {
+	if shared := len(prev) - 1; shared > 0 && len(text) > shared && bytes.Equal(text[:shared], prev[:shared]) {
+		return shared
+	}
+	return 0
+}
+
 // SharesElements reports whether doc begins with the elements of the array prev up to end, where one of
 // them ends (as a pass over prev found it), and goes on as an array goes on after an element: those
 // elements are doc's too, and a pass over doc may take what it found in them from the pass over prev.

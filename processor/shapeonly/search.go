@@ -9,6 +9,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
+	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/ownerattr"
 	"github.com/agentotel/agentotel/internal/zerocopy"
 )
@@ -109,7 +110,7 @@ func forgetText(s *searched) { s.text = nil }
 func (c *contentSearch) growing(owner agentspan.Owner, attr string, v pcommon.Value, sets []*fingerprint.Set) bool {
 	text := zerocopy.Bytes(v.Str())
 	last := c.searched.Get(int32(owner), attr)
-	out, changed := c.scanner.Redacted(sets, text, fingerprint.Redaction{Kept: c.p.keptKey, Verbatim: &last.verbatim, Known: sharedPrefix(last.text, text)})
+	out, changed := c.scanner.Redacted(sets, text, fingerprint.Redaction{Kept: c.p.keptKey, Verbatim: &last.verbatim, Known: jsonraw.SharedPrefix(last.text, text)})
 	last.text = text
 	if changed {
 		v.SetStr(zerocopy.String(out)) // the redacted copy's buffer is its own

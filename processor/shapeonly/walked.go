@@ -4,12 +4,11 @@
 package shapeonly
 
 import (
-	"bytes"
-
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/jsonraw"
 	"github.com/agentotel/agentotel/internal/ownerattr"
 	"github.com/agentotel/agentotel/internal/toolname"
 	"github.com/agentotel/agentotel/internal/zerocopy"
@@ -94,16 +93,6 @@ type nameSearch struct {
 // whole than to look up.
 const minRemembered = 512
 
-// sharedPrefix is how many bytes a string shares with the one its attribute held before, prev, as a
-// transcript shares them with the one before it: all of prev but its last byte (the closing bracket),
-// or 0.
-func sharedPrefix(prev, text []byte) int {
-	if shared := len(prev) - 1; shared > 0 && len(text) > shared && bytes.Equal(text[:shared], prev[:shared]) {
-		return shared
-	}
-	return 0
-}
-
 // reset readies the search for names; the strings remembered are forgotten.
 func (n *nameSearch) reset(names []string) {
 	n.names, n.overlap, n.shortest = names, 2, 0 // the Kelvin sign is three bytes long
@@ -140,7 +129,7 @@ func (n *nameSearch) attribute(owner agentspan.Owner, attr string, text []byte) 
 		return false // and not remembered: what it holds was not looked at
 	}
 	clean := n.clean.Get(int32(owner), attr)
-	shared := sharedPrefix(*clean, text)
+	shared := jsonraw.SharedPrefix(*clean, text)
 	from, escapesFrom := max(0, shared-n.overlap), max(0, shared-1)
 	if toolname.SpellingEscape(text[escapesFrom:]) || toolname.MayNameLiterally(text[from:], n.names) {
 		return true
