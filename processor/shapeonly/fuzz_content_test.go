@@ -599,13 +599,13 @@ func plantedText(value string, p placement) string {
 		return "record: " + escapeJSONStyle(value, v%4) + " (copied)"
 	case formPython:
 		if v&1 != 0 {
-			return `{"note": "` + pythonJSONEscape(value) + `", "count": 1}`
+			return `{"note": "` + leakcheck.PythonEscape(value) + `", "count": 1}`
 		}
-		return "record: " + pythonJSONEscape(value) + " (copied)"
+		return "record: " + leakcheck.PythonEscape(value) + " (copied)"
 	case formDoubleEncoded:
 		inner := jsonStringLiteral(value, true)
 		if v&2 != 0 {
-			inner = `"` + pythonJSONEscape(value) + `"`
+			inner = `"` + leakcheck.PythonEscape(value) + `"`
 		}
 		doc := `{"note":` + inner + `}`
 		text := jsonStringLiteral(doc, false) // a JSON string holding the document
@@ -1125,40 +1125,6 @@ func escapeJSONStyle(s string, style uint8) string {
 			fmt.Fprintf(&b, `\u%04X\u%04X`, hi, lo)
 		default:
 			fmt.Fprintf(&b, `\u%04X`, r)
-		}
-	}
-	return b.String()
-}
-
-// pythonJSONEscape is s as the inside of a string Python's json.dumps writes (ensure_ascii, the
-// default): short escapes for quote, backslash and \b\f\n\r\t, \u00XX for other control
-// characters, and \uXXXX (a surrogate pair above U+FFFF) for every character past ASCII.
-func pythonJSONEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case r < 0x80:
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			hi, lo := utf16.EncodeRune(r)
-			fmt.Fprintf(&b, `\u%04x\u%04x`, hi, lo)
-		default:
-			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 	}
 	return b.String()
