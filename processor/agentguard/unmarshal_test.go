@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/collector/confmap/confmaptest"
 
 	"github.com/agentotel/agentotel/internal/confighint/confighinttest"
 )
@@ -17,20 +15,9 @@ import (
 func TestUnmarshalDecodesAsBefore(t *testing.T) {
 	// plainConfig is Config without Unmarshal: what the collector decoded into before it.
 	type plainConfig Config
-	file := filepath.Join("testdata", "config.yaml")
-	cm, err := confmaptest.LoadConf(file)
-	require.NoError(t, err)
-	ids := cm.ToStringMap()
-	require.Len(t, ids, 3)
-	for id := range ids {
-		got, err := confighinttest.Decode(t, NewFactory(), file, id)
-		require.NoError(t, err, id)
-		sub, err := cm.Sub(id)
-		require.NoError(t, err)
-		want := (*plainConfig)(createDefaultConfig())
-		require.NoError(t, sub.Unmarshal(want), id)
-		assert.Equal(t, (*Config)(want), got, id)
-	}
+	confighinttest.DecodesAsBefore(t, NewFactory(), filepath.Join("testdata", "config.yaml"), 3,
+		func() *plainConfig { return (*plainConfig)(createDefaultConfig()) },
+		func(c *plainConfig) any { return (*Config)(c) })
 }
 
 // mistakes decodes testdata/mistakes/<name>.yaml as the collector does and returns the lines it

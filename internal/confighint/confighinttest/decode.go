@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap/confmaptest"
 )
@@ -43,4 +45,26 @@ func Mistakes(t testing.TB, factory component.Factory, file, key string) []strin
 		t.Fatalf("%s: the error does not begin with the decoder's heading: %v", file, err)
 	}
 	return strings.Split(strings.TrimPrefix(err.Error(), heading), "\n")
+}
+
+// DecodesAsBefore requires that every config of a file decodes through a config's Unmarshal (with
+// confighint's hints) to what the collector's plain decoding gives. Plain is the config type without
+// its Unmarshal (`type plainConfig Config`); defaults gives the factory's default config as one, and
+// asConfig turns one back into the config type for comparison. The file must hold ids configs, so the
+// test cannot pass by reading none.
+func DecodesAsBefore[Plain any](t *testing.T, factory component.Factory, file string, ids int, defaults func() *Plain, asConfig func(*Plain) any) {
+	t.Helper()
+	cm, err := confmaptest.LoadConf(file)
+	require.NoError(t, err)
+	configs := cm.ToStringMap()
+	require.Len(t, configs, ids)
+	for id := range configs {
+		got, err := Decode(t, factory, file, id)
+		require.NoError(t, err, id)
+		sub, err := cm.Sub(id)
+		require.NoError(t, err)
+		want := defaults()
+		require.NoError(t, sub.Unmarshal(want), id)
+		assert.Equal(t, asConfig(want), got, id)
+	}
 }
