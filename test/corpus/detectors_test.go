@@ -518,33 +518,20 @@ type detectorRun struct {
 // each did and one figures line per detector. A detector counts as flagging a run when it intervenes at
 // all (a nudge or a stop).
 func runDetectors(t *testing.T) ([]detectorRun, []string) {
-	type tally struct{ tp, fp, fn, tn int }
-	count := func(x *tally, want, got bool) {
-		switch {
-		case want && got:
-			x.tp++
-		case !want && got:
-			x.fp++
-		case want && !got:
-			x.fn++
-		default:
-			x.tn++
-		}
-	}
 	var ag, oh, gm tally
 	var runs []detectorRun
 	for _, o := range judgeAll(t) {
 		r := detectorRun{outcome: o, openHands: runOpenHands(t, o.name, o.c), gemini: runGemini(t, o.name, o.c)}
 		want := o.c.Expect == "stuck"
-		count(&ag, want, o.v.stuck())
-		count(&oh, want, r.openHands.flagged())
-		count(&gm, want, r.gemini.flagged())
+		ag.count(want, o.v.stuck())
+		oh.count(want, r.openHands.flagged())
+		gm.count(want, r.gemini.flagged())
 		runs = append(runs, r)
 	}
 	return runs, []string{
-		detectorFigures("agentguard", ag.tp, ag.fp, ag.fn, ag.tn),
-		detectorFigures("OpenHands StuckDetector", oh.tp, oh.fp, oh.fn, oh.tn),
-		detectorFigures("Gemini CLI loop check", gm.tp, gm.fp, gm.fn, gm.tn),
+		ag.figures("agentguard"),
+		oh.figures("OpenHands StuckDetector"),
+		gm.figures("Gemini CLI loop check"),
 	}
 }
 
@@ -578,11 +565,6 @@ func TestInAgentDetectorsDocumented(t *testing.T) {
 			t.Errorf("docs/detection.md's row of %s.json does not end with what the detectors did: | %s | %s |", r.name, r.openHands, r.gemini)
 		}
 	}
-}
-
-// detectorFigures is the figures line with the detector's name in place of "public corpus".
-func detectorFigures(name string, tp, fp, fn, tn int) string {
-	return name + strings.TrimPrefix(figures(tp, fp, fn, tn), "public corpus")
 }
 
 // ---------------------------------------------------------------------------------------------------

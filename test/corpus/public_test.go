@@ -94,20 +94,10 @@ type outcome struct {
 // marked known_miss starts passing (remove the mark then).
 func TestPublicCorpus(t *testing.T) {
 	outcomes := judgeAll(t)
-	var tp, fp, fn, tn int
+	var all tally
 	for _, o := range outcomes {
-		want := o.c.Expect == "stuck"
-		got := o.v.stuck()
-		switch {
-		case want && got:
-			tp++
-		case !want && got:
-			fp++
-		case want && !got:
-			fn++
-		default:
-			tn++
-		}
+		want, got := o.c.Expect == "stuck", o.v.stuck()
+		all.count(want, got)
 		t.Run(o.name, func(t *testing.T) {
 			right := want == got
 			switch {
@@ -128,26 +118,16 @@ func TestPublicCorpus(t *testing.T) {
 		}
 		t.Logf("| %s | %s | %s | %s%s |", o.name, o.c.Pattern, o.c.Expect, o.v, mark)
 	}
-	t.Log(figures(tp, fp, fn, tn))
+	t.Log(all.figures("public corpus"))
 }
 
 // TestPublicCorpusDocumented keeps docs/detection.md in step with the corpus: every case is named there,
 // and the figures line is the one TestPublicCorpus measures.
 func TestPublicCorpusDocumented(t *testing.T) {
 	outcomes := judgeAll(t)
-	var tp, fp, fn, tn int
+	var all tally
 	for _, o := range outcomes {
-		want, got := o.c.Expect == "stuck", o.v.stuck()
-		switch {
-		case want && got:
-			tp++
-		case !want && got:
-			fp++
-		case want && !got:
-			fn++
-		default:
-			tn++
-		}
+		all.count(o.c.Expect == "stuck", o.v.stuck())
 	}
 	doc := detectionDoc(t)
 	for _, o := range outcomes {
@@ -159,7 +139,7 @@ func TestPublicCorpusDocumented(t *testing.T) {
 			t.Errorf("docs/detection.md shows %s.json without the verdict agentguard gives it, %s", o.name, o.v)
 		}
 	}
-	if line := figures(tp, fp, fn, tn); !bytes.Contains(doc, []byte(line)) {
+	if line := all.figures("public corpus"); !bytes.Contains(doc, []byte(line)) {
 		t.Errorf("docs/detection.md does not carry the measured figures; expected the line:\n%s", line)
 	}
 }
@@ -181,15 +161,33 @@ func docRow(doc []byte, name string) (string, bool) {
 	return "", false
 }
 
-func figures(tp, fp, fn, tn int) string {
+// tally counts a detector's verdicts against the cases' expectations.
+type tally struct{ tp, fp, fn, tn int }
+
+// count adds one case: want, it is stuck; got, the detector flagged it.
+func (x *tally) count(want, got bool) {
+	switch {
+	case want && got:
+		x.tp++
+	case !want && got:
+		x.fp++
+	case want && !got:
+		x.fn++
+	default:
+		x.tn++
+	}
+}
+
+// figures is the line docs/detection.md carries for a detector, named name.
+func (x tally) figures(name string) string {
 	ratio := func(a, b int) string {
 		if b == 0 {
 			return "n/a"
 		}
 		return fmt.Sprintf("%.3f (%d/%d)", float64(a)/float64(b), a, b)
 	}
-	return fmt.Sprintf("public corpus: %d cases, tp=%d fp=%d fn=%d tn=%d, precision %s, recall %s",
-		tp+fp+fn+tn, tp, fp, fn, tn, ratio(tp, tp+fp), ratio(tp, tp+fn))
+	return fmt.Sprintf("%s: %d cases, tp=%d fp=%d fn=%d tn=%d, precision %s, recall %s",
+		name, x.tp+x.fp+x.fn+x.tn, x.tp, x.fp, x.fn, x.tn, ratio(x.tp, x.tp+x.fp), ratio(x.tp, x.tp+x.fn))
 }
 
 func judgeAll(t *testing.T) []outcome {
