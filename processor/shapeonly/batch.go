@@ -60,6 +60,8 @@ type owner struct {
 	traceID    pcommon.TraceID
 	runID      string
 	trace, run *scope
+	// forgotten: the trace or its run carried data-class data the memory has forgotten.
+	forgotten bool
 	// sets are the fingerprint sets searched for its records; saturated: one of them is full.
 	sets      []*fingerprint.Set
 	saturated bool
@@ -216,7 +218,7 @@ func traceless(run string, record int, now time.Time) pcommon.TraceID {
 func (b *batch) resolveRuns() {
 	for i := range b.owners {
 		o := &b.owners[i]
-		o.trace, o.run = b.p.memory.scopes(o.traceID, o.runID, b.now, false)
+		o.trace, o.run, o.forgotten = b.p.memory.scopes(o.traceID, o.runID, b.now, false)
 	}
 }
 
@@ -225,7 +227,7 @@ func (b *batch) resolveRuns() {
 func (b *batch) withRun(i agentspan.Owner) *owner {
 	o := &b.owners[i]
 	if o.run == nil && o.runID != "" {
-		o.trace, o.run = b.p.memory.scopes(o.traceID, o.runID, b.now, false)
+		o.trace, o.run, o.forgotten = b.p.memory.scopes(o.traceID, o.runID, b.now, false)
 	}
 	return o
 }
@@ -234,7 +236,7 @@ func (b *batch) withRun(i agentspan.Owner) *owner {
 func (b *batch) scopes(i agentspan.Owner) (*scope, *scope) {
 	o := &b.owners[i]
 	if o.trace == nil || (o.run == nil && o.runID != "") {
-		o.trace, o.run = b.p.memory.scopes(o.traceID, o.runID, b.now, true)
+		o.trace, o.run, o.forgotten = b.p.memory.scopes(o.traceID, o.runID, b.now, true)
 	}
 	return o.trace, o.run
 }

@@ -61,6 +61,10 @@ type Config struct {
 	// value of that trace is withheld whole.
 	MaxFingerprints         int `mapstructure:"max_fingerprints"`
 	MaxFingerprintsPerTrace int `mapstructure:"max_fingerprints_per_trace"`
+	// MaxForgotten bounds the ids of traces and runs forgotten (by any of the bounds above) after
+	// carrying data-class data, which are kept so that their later batches still fail closed: at
+	// least the last MaxForgotten are kept, in 4 bytes each.
+	MaxForgotten int `mapstructure:"max_forgotten"`
 
 	// prevent unkeyed literal initialization
 	_ struct{}
@@ -72,6 +76,7 @@ const (
 	maxValueBytesLimit   = 256 << 20
 	maxTracesLimit       = 10_000_000
 	maxFingerprintsLimit = 1 << 30
+	maxForgottenLimit    = 100_000_000
 )
 
 func createDefaultConfig() *Config {
@@ -86,6 +91,7 @@ func createDefaultConfig() *Config {
 		MemoryTTL:               time.Hour,
 		MaxFingerprints:         4_000_000,
 		MaxFingerprintsPerTrace: 65_536,
+		MaxForgotten:            1_000_000,
 	}
 }
 
@@ -143,6 +149,7 @@ func (c *Config) Validate() error {
 	check(c.MaxFingerprints > 0 && c.MaxFingerprints <= maxFingerprintsLimit, "max_fingerprints: %d: must be between 1 and %d", c.MaxFingerprints, maxFingerprintsLimit)
 	check(c.MaxFingerprintsPerTrace > 0 && c.MaxFingerprintsPerTrace <= c.MaxFingerprints,
 		"max_fingerprints_per_trace: %d: must be between 1 and max_fingerprints (%d)", c.MaxFingerprintsPerTrace, c.MaxFingerprints)
+	check(c.MaxForgotten > 0 && c.MaxForgotten <= maxForgottenLimit, "max_forgotten: %d: must be between 1 and %d", c.MaxForgotten, maxForgottenLimit)
 	return confighint.JoinByPath(errs...)
 }
 

@@ -54,6 +54,7 @@ func TestCustomConfig(t *testing.T) {
 	assert.Equal(t, 10*time.Minute, cfg.MemoryTTL)
 	assert.Equal(t, 100000, cfg.MaxFingerprints)
 	assert.Equal(t, 1000, cfg.MaxFingerprintsPerTrace)
+	assert.Equal(t, 20000, cfg.MaxForgotten)
 }
 
 // TestClassNotShapedNorUnshapedIsAnError: a class in tools that neither list names is most likely a
@@ -69,7 +70,7 @@ func TestClassNotShapedNorUnshapedIsAnError(t *testing.T) {
 func TestInvalidConfigNamesEveryField(t *testing.T) {
 	err := confmap.Validate(loadConfig(t, "invalid"))
 	require.Error(t, err)
-	for _, field := range []string{"data_class_attribute", "shaped_classes", "max_depth", "max_traces", "memory_ttl", "max_fingerprints"} {
+	for _, field := range []string{"data_class_attribute", "shaped_classes", "max_depth", "max_traces", "memory_ttl", "max_fingerprints", "max_forgotten"} {
 		assert.Contains(t, err.Error(), field)
 	}
 }

@@ -10,8 +10,10 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/agentotel/agentotel/internal/bloom"
 	"github.com/agentotel/agentotel/internal/fingerprint"
 	"github.com/agentotel/agentotel/internal/recent"
+	"github.com/agentotel/agentotel/internal/zerocopy"
 )
 
 // memory is what one shapeonly remembers across batches, bounded in count and age: per trace and per
@@ -19,6 +21,11 @@ import (
 // withheld; and the tool names learnt to be data-class from their spans' attributes. A transcript can
 // arrive in a later batch than the tool span that classed its call, and a later trace of the same run
 // can repeat what an earlier one withheld.
+//
+// A trace or run it forgets, by any bound, leaves its id in forgotten: every scope is made to remember
+// data-class data (scopes with create), so every one forgotten carried some. A later batch of it then
+// fails closed, as one it still remembers does (batch.TraceShaped), though which of its calls were
+// data-class and what they withheld are gone.
 type memory struct {
 	mu     sync.Mutex
 	traces *recent.Map[*scope]
@@ -38,14 +45,24 @@ type memory struct {
 	inflight            int
 	retired             []*scope
 	retiredFingerprints int
+	// forgotten holds the ids of the traces and runs forgotten (max_forgotten at least); dropped counts
+	// those it dropped since the last takeEvicted.
+	forgotten *bloom.Filter
+	dropped   int
 }
+
+// The namespaces of the forgotten ids: a trace id's bytes may spell a run's name.
+const (
+	forgottenTrace bloom.Namespace = iota
+	forgottenRun
+)
 
 // maxRetiredShare bounds the sets kept for release to an eighth of what the memory may hold, so that
 // batches that never stop overlapping cannot keep forgotten traces' memory alive for long.
 const maxRetiredShare = 8
 
-// evictions counts what the memory forgot, by why.
-type evictions struct{ age, capacity, fingerprints int }
+// evictions counts what the memory forgot, by why, and the forgotten ids it dropped.
+type evictions struct{ age, capacity, fingerprints, dropped int }
 
 // scope is one trace's or one run's memory.
 type scope struct {
@@ -81,25 +98,37 @@ func newMemory(cfg *Config) *memory {
 		runs:            recent.New[*scope](cfg.MaxTraces, cfg.MemoryTTL),
 		tools:           recent.New[struct{}](cfg.MaxTraces, cfg.MemoryTTL),
 		maxFingerprints: cfg.MaxFingerprints,
+		forgotten:       bloom.New(cfg.MaxForgotten),
 	}
-	forget := func(_ string, s *scope, _ bool) {
-		m.fingerprints -= s.counted
-		if s.counted > 0 && m.retiredFingerprints+s.counted <= m.maxFingerprints/maxRetiredShare {
-			m.retired = append(m.retired, s)
-			m.retiredFingerprints += s.counted
+	forget := func(ns bloom.Namespace) func(string, *scope, bool) {
+		return func(key string, s *scope, _ bool) {
+			m.dropped += m.forgotten.Add(ns, zerocopy.Bytes(key))
+			m.release(s)
 		}
-		s.counted, s.gone = 0, true
 	}
-	m.traces.OnEvict(forget)
-	m.runs.OnEvict(forget)
+	m.traces.OnEvict(forget(forgottenTrace))
+	m.runs.OnEvict(forget(forgottenRun))
 	return m
 }
 
+// release gives up what a forgotten scope counted against the fingerprint bound, and keeps its set
+// for release once no batch is in flight, within maxRetiredShare; the caller holds mu.
+func (m *memory) release(s *scope) {
+	m.fingerprints -= s.counted
+	if s.counted > 0 && m.retiredFingerprints+s.counted <= m.maxFingerprints/maxRetiredShare {
+		m.retired = append(m.retired, s)
+		m.retiredFingerprints += s.counted
+	}
+	s.counted, s.gone = 0, true
+}
+
 // scopes returns the memory of a trace and of its run, created when create is set (nil otherwise when
-// absent). run is the run the span names; when empty, the run the trace was seen in before is used,
-// and a named run is remembered for the trace. Records outside any trace (log records with a zero
-// trace id) share one trace memory: matching them with each other can only withhold more.
-func (m *memory) scopes(trace pcommon.TraceID, run string, now time.Time, create bool) (ts, rs *scope) {
+// absent), and whether the trace or the run was forgotten having carried data-class data (a scope
+// made since does not know what the forgotten one did). run is the run the span names; when empty,
+// the run the trace was seen in before is used, and a named run is remembered for the trace. Records
+// outside any trace (log records with a zero trace id) share one trace memory: matching them with each
+// other can only withhold more.
+func (m *memory) scopes(trace pcommon.TraceID, run string, now time.Time, create bool) (ts, rs *scope, forgotten bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ts = m.get(m.traces, trace[:], now, create)
@@ -110,10 +139,12 @@ func (m *memory) scopes(trace pcommon.TraceID, run string, now time.Time, create
 			ts.run = run
 		}
 	}
+	forgotten = m.forgotten.Has(forgottenTrace, trace[:])
 	if run != "" {
-		rs = m.get(m.runs, []byte(run), now, create)
+		rs = m.get(m.runs, zerocopy.Bytes(run), now, create)
+		forgotten = forgotten || m.forgotten.Has(forgottenRun, zerocopy.Bytes(run))
 	}
-	return ts, rs
+	return ts, rs, forgotten
 }
 
 // get returns a scope, refreshing its age; the caller holds mu.
@@ -213,9 +244,9 @@ func (m *memory) takeEvicted() evictions {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ev := m.traces.TakeEvicted().Add(m.runs.TakeEvicted()).Add(m.tools.TakeEvicted())
-	over := m.overFingerprints
-	m.overFingerprints = 0
-	return evictions{age: ev.Age, capacity: ev.Capacity, fingerprints: over}
+	e := evictions{age: ev.Age, capacity: ev.Capacity, fingerprints: m.overFingerprints, dropped: m.dropped}
+	m.overFingerprints, m.dropped = 0, 0
+	return e
 }
 
 // held is the fingerprints held, for telemetry.

@@ -53,7 +53,7 @@ func TestForgottenSetOutlivesTheBatchesInFlight(t *testing.T) {
 	now := time.Now()
 	leaf := []byte("Jane Roe-Whitfield, 12 Juniper Hollow, prefers email")
 	remember := func(trace byte) *scope {
-		s, _ := m.scopes(pcommon.TraceID{trace}, "", now, true)
+		s, _, _ := m.scopes(pcommon.TraceID{trace}, "", now, true)
 		s.add(setBounds{fingerprints: cfg.MaxFingerprintsPerTrace}, keyOf(false, leaf), leaf, nil, listing{})
 		m.account(s, s.build())
 		return s

@@ -29,11 +29,15 @@ func (b *batch) CallShaped(owner agentspan.Owner, id []byte) bool {
 	return len(id) > 0 && ts != nil && ts.hasCall(id)
 }
 
-// TraceShaped implements withhold.Policy: the trace, or its run, carried data-class data.
+// TraceShaped implements withhold.Policy: the trace, or its run, carried data-class data, remembered
+// or forgotten since.
 func (b *batch) TraceShaped(owner agentspan.Owner) bool {
 	o := b.withRun(owner)
-	return o.trace != nil && o.trace.shaped() || o.run != nil && o.run.shaped()
+	return o.forgotten || o.trace != nil && o.trace.shaped() || o.run != nil && o.run.shaped()
 }
+
+// Forgotten implements withhold.Policy.
+func (b *batch) Forgotten(owner agentspan.Owner) bool { return b.withRun(owner).forgotten }
 
 // Remember implements withhold.Policy.
 func (b *batch) Remember(owner agentspan.Owner, id []byte) {

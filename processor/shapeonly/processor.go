@@ -125,6 +125,7 @@ func (p *shapeOnly) serveZeros() {
 	t.ProcessorShapeonlyContentMatches.Add(ctx, 0)
 	t.ProcessorShapeonlyRecordsShaped.Add(ctx, 0)
 	t.ProcessorShapeonlyValuesFailed.Add(ctx, 0)
+	t.ProcessorShapeonlyForgottenDropped.Add(ctx, 0)
 	for _, r := range evictionReasons {
 		t.ProcessorShapeonlyMemoryEvicted.Add(ctx, 0, r)
 	}
@@ -204,6 +205,9 @@ func (p *shapeOnly) record(ctx context.Context, b *batch) {
 		if n > 0 {
 			t.ProcessorShapeonlyMemoryEvicted.Add(ctx, int64(n), evictionReasons[i])
 		}
+	}
+	if ev.dropped > 0 {
+		t.ProcessorShapeonlyForgottenDropped.Add(ctx, int64(ev.dropped))
 	}
 }
 

@@ -49,12 +49,13 @@ var Served = []string{
 	"otelcol_processor_agentguard_seen_forgotten", // counter
 	"otelcol_processor_agentguard_runs_started",   // counter
 	// processor/shapeonly
-	"otelcol_processor_shapeonly_values_withheld", // counter
-	"otelcol_processor_shapeonly_content_matches", // counter: values withheld because they repeated a withheld value
-	"otelcol_processor_shapeonly_records_shaped",  // counter
-	"otelcol_processor_shapeonly_values_failed",   // counter
-	"otelcol_processor_shapeonly_memory_evicted",  // counter: reason (age, capacity, fingerprints)
-	"otelcol_processor_shapeonly_fingerprints",    // gauge
+	"otelcol_processor_shapeonly_values_withheld",   // counter
+	"otelcol_processor_shapeonly_content_matches",   // counter: values withheld because they repeated a withheld value
+	"otelcol_processor_shapeonly_records_shaped",    // counter
+	"otelcol_processor_shapeonly_values_failed",     // counter
+	"otelcol_processor_shapeonly_memory_evicted",    // counter: reason (age, capacity, fingerprints)
+	"otelcol_processor_shapeonly_fingerprints",      // gauge
+	"otelcol_processor_shapeonly_forgotten_dropped", // counter: forgotten ids dropped past max_forgotten
 }
 
 // Histograms names the families in Served that are histograms. Prometheus stores a histogram only as

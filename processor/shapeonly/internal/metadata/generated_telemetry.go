@@ -25,15 +25,16 @@ func Tracer(settings component.TelemetrySettings) trace.Tracer {
 // TelemetryBuilder provides an interface for components to report telemetry
 // as defined in metadata and user config.
 type TelemetryBuilder struct {
-	meter                            metric.Meter
-	mu                               sync.Mutex
-	registrations                    []metric.Registration
-	ProcessorShapeonlyContentMatches metric.Int64Counter
-	ProcessorShapeonlyFingerprints   metric.Int64ObservableGauge
-	ProcessorShapeonlyMemoryEvicted  metric.Int64Counter
-	ProcessorShapeonlyRecordsShaped  metric.Int64Counter
-	ProcessorShapeonlyValuesFailed   metric.Int64Counter
-	ProcessorShapeonlyValuesWithheld metric.Int64Counter
+	meter                              metric.Meter
+	mu                                 sync.Mutex
+	registrations                      []metric.Registration
+	ProcessorShapeonlyContentMatches   metric.Int64Counter
+	ProcessorShapeonlyFingerprints     metric.Int64ObservableGauge
+	ProcessorShapeonlyForgottenDropped metric.Int64Counter
+	ProcessorShapeonlyMemoryEvicted    metric.Int64Counter
+	ProcessorShapeonlyRecordsShaped    metric.Int64Counter
+	ProcessorShapeonlyValuesFailed     metric.Int64Counter
+	ProcessorShapeonlyValuesWithheld   metric.Int64Counter
 }
 
 // TelemetryBuilderOption applies changes to default builder.
@@ -100,6 +101,12 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 		"otelcol_processor_shapeonly_fingerprints",
 		metric.WithDescription("Fingerprints of withheld values held across all traces and runs. [Development]"),
 		metric.WithUnit("{fingerprint}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorShapeonlyForgottenDropped, err = builder.meter.Int64Counter(
+		"otelcol_processor_shapeonly_forgotten_dropped",
+		metric.WithDescription("Ids of forgotten data-class traces and runs dropped from the forgotten ids, a generation of max_forgotten at a time; a later batch of such a trace or run is no longer known to have carried data-class data. [Development]"),
+		metric.WithUnit("{id}"),
 	)
 	errs = errors.Join(errs, err)
 	builder.ProcessorShapeonlyMemoryEvicted, err = builder.meter.Int64Counter(

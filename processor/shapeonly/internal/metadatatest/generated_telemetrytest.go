@@ -51,6 +51,22 @@ func AssertEqualProcessorShapeonlyFingerprints(t *testing.T, tt *componenttest.T
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
+func AssertEqualProcessorShapeonlyForgottenDropped(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_shapeonly_forgotten_dropped",
+		Description: "Ids of forgotten data-class traces and runs dropped from the forgotten ids, a generation of max_forgotten at a time; a later batch of such a trace or run is no longer known to have carried data-class data. [Development]",
+		Unit:        "{id}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_shapeonly_forgotten_dropped")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
 func AssertEqualProcessorShapeonlyMemoryEvicted(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_shapeonly_memory_evicted",

@@ -25,6 +25,7 @@ func TestSetupTelemetry(t *testing.T) {
 		return nil
 	}))
 	tb.ProcessorShapeonlyContentMatches.Add(context.Background(), 1)
+	tb.ProcessorShapeonlyForgottenDropped.Add(context.Background(), 1)
 	tb.ProcessorShapeonlyMemoryEvicted.Add(context.Background(), 1)
 	tb.ProcessorShapeonlyRecordsShaped.Add(context.Background(), 1)
 	tb.ProcessorShapeonlyValuesFailed.Add(context.Background(), 1)
@@ -33,6 +34,9 @@ func TestSetupTelemetry(t *testing.T) {
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorShapeonlyFingerprints(t, testTel,
+		[]metricdata.DataPoint[int64]{{Value: 1}},
+		metricdatatest.IgnoreTimestamp())
+	AssertEqualProcessorShapeonlyForgottenDropped(t, testTel,
 		[]metricdata.DataPoint[int64]{{Value: 1}},
 		metricdatatest.IgnoreTimestamp())
 	AssertEqualProcessorShapeonlyMemoryEvicted(t, testTel,

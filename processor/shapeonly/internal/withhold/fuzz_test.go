@@ -64,6 +64,7 @@ type everyOther struct{}
 func (everyOther) ToolShaped(name []byte) bool                  { return len(name)%2 == 0 }
 func (everyOther) CallShaped(_ agentspan.Owner, id []byte) bool { return len(id)%2 == 0 }
 func (everyOther) TraceShaped(agentspan.Owner) bool             { return false }
+func (everyOther) Forgotten(agentspan.Owner) bool               { return false }
 func (everyOther) Remember(agentspan.Owner, []byte)             {}
 func (everyOther) AnyShaped() bool                              { return true }
 

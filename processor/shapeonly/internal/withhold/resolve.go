@@ -29,6 +29,7 @@ func (w *Withholder) callRef(owner agentspan.Owner, id agentspan.Ref) callRef {
 func (w *Withholder) Resolve(p Policy) {
 	w.sync()
 	items := w.r.Items()
+	unnamed := false
 	for i := range items {
 		it := &items[i]
 		if it.Kind() != agentspan.ItemCall {
@@ -42,17 +43,11 @@ func (w *Withholder) Resolve(p Policy) {
 		for _, id := range it.IDs() {
 			dc = dc || p.CallShaped(owner, w.r.Text(id))
 		}
-		for _, id := range it.IDs() {
-			key := w.callRef(owner, id)
-			w.calls[key] = w.calls[key] || dc
-			if dc {
-				p.Remember(owner, w.r.Text(id))
-			}
-		}
-		if dc && len(it.IDs()) == 0 {
-			p.Remember(owner, nil)
-		}
-		w.dc[i] = dc
+		w.classCall(p, i, owner, dc)
+		unnamed = unnamed || !dc && len(it.Names()) == 0
+	}
+	if unnamed {
+		w.resolveUnnamed(p, items)
 	}
 	for i := range items {
 		it := &items[i]
@@ -63,6 +58,45 @@ func (w *Withholder) Resolve(p Policy) {
 			rec.tainted = rec.tainted || w.dc[i]
 		case agentspan.ItemText:
 			w.dc[i] = rec.tainted
+		}
+	}
+}
+
+// classCall records whether call item i is data-class, for each of its ids, and remembers a
+// data-class one.
+func (w *Withholder) classCall(p Policy, i int, owner agentspan.Owner, dc bool) {
+	it := &w.r.Items()[i]
+	for _, id := range it.IDs() {
+		key := w.callRef(owner, id)
+		c := w.calls[key]
+		c.dc, c.named = c.dc || dc, c.named || len(it.Names()) > 0
+		w.calls[key] = c
+		if dc {
+			p.Remember(owner, w.r.Text(id))
+		}
+	}
+	if dc && len(it.IDs()) == 0 {
+		p.Remember(owner, nil)
+	}
+	w.dc[i] = dc
+}
+
+// resolveUnnamed classes data-class, in an owner whose memory forgot which of its calls were, each
+// call that names no tool and whose ids no call of the batch names a tool for: it may be one of the
+// forgotten calls, and only a call of a tool known not to be data-class has results that stay.
+func (w *Withholder) resolveUnnamed(p Policy, items []agentspan.Item) {
+	for i := range items {
+		it := &items[i]
+		if it.Kind() != agentspan.ItemCall || w.dc[i] || len(it.Names()) > 0 {
+			continue
+		}
+		owner := w.r.Owner(it.Record())
+		named := false
+		for _, id := range it.IDs() {
+			named = named || w.calls[w.callRef(owner, id)].named
+		}
+		if !named && p.Forgotten(owner) {
+			w.classCall(p, i, owner, true)
 		}
 	}
 }
@@ -82,8 +116,8 @@ func (w *Withholder) resultShaped(it *agentspan.Item, owner agentspan.Owner, p P
 	if ids := it.IDs(); len(ids) > 0 {
 		known := false
 		for _, id := range ids {
-			dc, ok := w.calls[w.callRef(owner, id)]
-			if dc || p.CallShaped(owner, w.r.Text(id)) {
+			c, ok := w.calls[w.callRef(owner, id)]
+			if c.dc || p.CallShaped(owner, w.r.Text(id)) {
 				return true
 			}
 			known = known || ok

@@ -28,6 +28,9 @@ type Policy interface {
 	CallShaped(owner agentspan.Owner, id []byte) bool
 	// TraceShaped reports whether the owner has carried data-class data before.
 	TraceShaped(owner agentspan.Owner) bool
+	// Forgotten reports whether the owner carried data-class data the policy has since forgotten, and
+	// with it which of the owner's calls were data-class.
+	Forgotten(owner agentspan.Owner) bool
 	// Remember records a data-class call (id may be empty: the owner then carried data-class data),
 	// so later batches withhold its results and its own span.
 	Remember(owner agentspan.Owner, id []byte)
@@ -81,10 +84,14 @@ type Withholder struct {
 	dc []bool
 	// records are, per record of the reader, what Resolve and Apply found of it.
 	records []record
-	calls   map[callRef]bool
+	calls   map[callRef]call
 	edits   []edit
 	out     []byte
 }
+
+// call is what the batch says of a call id: whether a call with it is data-class, and whether one
+// names its tool.
+type call struct{ dc, named bool }
 
 type record struct {
 	tainted bool
@@ -102,7 +109,7 @@ type edit struct{ start, end, from, to int }
 func New(reg *agentspan.Registry, taint bool) *Withholder {
 	r := agentspan.NewTranscriptReader(reg)
 	r.ModelText = taint
-	return &Withholder{r: r, calls: map[callRef]bool{}}
+	return &Withholder{r: r, calls: map[callRef]call{}}
 }
 
 // Reset forgets the previous batch.

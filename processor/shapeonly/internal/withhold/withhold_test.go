@@ -20,6 +20,7 @@ type testPolicy struct {
 	ids         map[string]bool
 	tools       map[string]bool
 	traceShaped bool
+	forgotten   bool
 	asked       []string
 }
 
@@ -41,7 +42,11 @@ func (p *testPolicy) CallShaped(_ agentspan.Owner, id []byte) bool {
 	return p.ids[string(id)]
 }
 
-func (p *testPolicy) TraceShaped(agentspan.Owner) bool { return p.traceShaped || len(p.ids) > 0 }
+func (p *testPolicy) TraceShaped(agentspan.Owner) bool {
+	return p.traceShaped || p.forgotten || len(p.ids) > 0
+}
+
+func (p *testPolicy) Forgotten(agentspan.Owner) bool { return p.forgotten }
 
 func (p *testPolicy) AnyShaped() bool { return len(p.tools) > 0 }
 
