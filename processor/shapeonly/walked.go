@@ -16,13 +16,14 @@ import (
 
 // Most traces carry no data-class traffic, yet every JSON value of theirs would be walked to find
 // the calls and results in it. A trace's records are walked only when something could make one of
-// them data-class: the trace (or its run) carried data-class data before; a tool span or wrapper of
-// it in this batch is data-class; it has span events or log records, whose results are withheld when
-// nothing attributes them; it belongs to a run, which another trace of the batch may make data-class;
-// or one of its strings names a data-class tool (compared as tool names are, case-insensitively), or
-// holds an escape that could spell one. Other traces' records are only checked, so that a transcript
-// that cannot be read is still withheld whole: walking them would find only calls and results of tools
-// that are not data-class, which withhold nothing. The rule is in docs/design.md, section 4.
+// them data-class: the trace (or its run) carried data-class data before, remembered or forgotten
+// since (memory.go); a tool span or wrapper of it in this batch is data-class; it has span events or
+// log records, whose results are withheld when nothing attributes them; it belongs to a run, which
+// another trace of the batch may make data-class; or one of its strings names a data-class tool
+// (compared as tool names are, case-insensitively), or holds an escape that could spell one. Other
+// traces' records are only checked, so that a transcript that cannot be read is still withheld whole:
+// walking them would find only calls and results of tools that are not data-class, which withhold
+// nothing. The rule is in docs/design.md, section 4.
 
 // maxNamesSearched bounds the data-class tool names searched for in a trace's strings; with more
 // (tools learnt from many span attributes), every trace is walked.
