@@ -70,22 +70,28 @@ type Collector struct {
 	Metrics    string // internal telemetry endpoint, host:port
 	Health     string // health_check endpoint, host:port
 	Output     string // the file exporter's path
+	StorageDir string // the file_storage extension's directory: STORAGE_DIR in its environment
 	logs       *syncBuffer
 }
 
-// Preamble is what every test collector has: the health check Start waits on, the OTLP receiver on the
-// chosen ports, and internal telemetry served for Prometheus. A test's config holds only its pipeline.
+// Preamble is what every test collector has: the health check Start waits on, a file_storage extension
+// in the directory STORAGE_DIR names (the variable the shipped configs read too, so that they keep their
+// queues in the collector's own directory and two collectors never share a database), the OTLP receiver
+// on the chosen ports, and internal telemetry served for Prometheus. A test's config holds only its
+// pipeline.
 const Preamble = `
 extensions:
   health_check:
     endpoint: {{.Health}}
+  file_storage:
+    directory: ${env:STORAGE_DIR}
 receivers:
   otlp:
     protocols:
       grpc: {endpoint: "{{.GRPC}}"}
       http: {endpoint: "{{.HTTP}}"}
 service:
-  extensions: [health_check]
+  extensions: [health_check, file_storage]
   telemetry:
     metrics:
       readers:
@@ -96,14 +102,20 @@ service:
 
 // Start renders Preamble and configTemplate and starts a collector on them, then waits until its health
 // check answers. The templates see GRPC, HTTP, Health, Output, MetricsHost and MetricsPort, plus vars.
-// The collector merges its --config files in order: the preamble, the files in under, then the
-// rendered template.
+// The collector's STORAGE_DIR is a new empty directory unless vars names one as StorageDir: a collector
+// restarted on the directory of one that died finds its queues there. The collector merges its --config
+// files in order: the preamble, the files in under, then the rendered template.
 func Start(t testing.TB, configTemplate string, vars map[string]string, under ...string) *Collector {
 	t.Helper()
 	dir := t.TempDir()
 	c := &Collector{t: t, logs: new(syncBuffer), done: make(chan struct{})}
 	c.GRPC, c.HTTP, c.Metrics, c.Health = FreeAddr(t), FreeAddr(t), FreeAddr(t), FreeAddr(t)
 	c.Output = filepath.Join(dir, "traces.jsonl")
+	c.StorageDir = vars["StorageDir"]
+	if c.StorageDir == "" {
+		c.StorageDir = filepath.Join(dir, "storage")
+		require.NoError(t, os.Mkdir(c.StorageDir, 0o700))
+	}
 	metricsHost, metricsPort, _ := net.SplitHostPort(c.Metrics)
 
 	data := map[string]string{
@@ -126,6 +138,7 @@ func Start(t testing.TB, configTemplate string, vars map[string]string, under ..
 		args = append(args, "--config", path)
 	}
 	c.cmd = exec.Command(Binary(t), args...)
+	c.cmd.Env = append(os.Environ(), "STORAGE_DIR="+c.StorageDir)
 	c.cmd.Stdout, c.cmd.Stderr = c.logs, c.logs
 	require.NoError(t, c.cmd.Start())
 	go func() { _ = c.cmd.Wait(); close(c.done) }()
