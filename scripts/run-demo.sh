@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 
 # Where scripts/demo-capture.yaml has the collector write its copies of the spans, and the demo its log.
 export DEMO_DIR=_build/demo
+# The exporter queues of deploy/otelcol-agent.yaml: inside the demo's directory, so every demo starts empty.
+export STORAGE_DIR=$DEMO_DIR/storage
 log=$DEMO_DIR/collector.log
 health=http://127.0.0.1:13133/
 metrics=http://127.0.0.1:8888/metrics
