@@ -40,14 +40,14 @@ func TestThreeCollectors(t *testing.T) {
 			// The single collector: the reference verdicts.
 			single := startTier2(t, 1)
 			sentSingle := agentgenSend(t, single.addrs[0], load...)
-			ref := waitDelivered(t, sentSingle, time.Minute, single.nodes)
+			ref := waitDelivered(t, sentSingle, time.Minute, single.nodes, single.sinks)
 
 			// The same runs through the two tiers.
 			t2 := startTier2(t, 3)
 			t1, _ := startTier1(t, tc.tier1, t2.addrs, nil)
 			sent := agentgenSend(t, t1.GRPC, load...)
 			require.Equal(t, sentSingle, sent, "the same seed and count send the same load")
-			got := waitDelivered(t, sent, time.Minute, []*collectortest.Collector{t1}, t2.nodes)
+			got := waitDelivered(t, sent, time.Minute, []*collectortest.Collector{t1}, t2.nodes, t2.sinks)
 
 			// No span lost: spans in equal spans out, and nothing extra appears.
 			assert.Equal(t, sent, got.spans, "spans out of tier 2 = spans into tier 1")
@@ -161,7 +161,7 @@ func TestAttributeRoutingNeedsTheKeyOnEverySpan(t *testing.T) {
 					}
 				}
 			}
-			got := waitDelivered(t, sent, time.Minute, []*collectortest.Collector{t1}, t2.nodes)
+			got := waitDelivered(t, sent, time.Minute, []*collectortest.Collector{t1}, t2.nodes, t2.sinks)
 			assert.Equal(t, sent, got.spans)
 
 			split, emptyKeyNodes := 0, map[int]bool{}

@@ -29,35 +29,13 @@ import (
 	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
-// fileSinkTemplate receives plaintext OTLP and writes it to a file: the backend behind tier 2.
-const fileSinkTemplate = `
-extensions:
-  health_check: {endpoint: "{{.Health}}"}
-receivers:
-  otlp:
-    protocols:
-      grpc: {endpoint: "{{.GRPC}}"}
-exporters:
-  file: {path: "{{.Output}}", flush_interval: 100ms}
-service:
-  extensions: [health_check]
-  telemetry:
-    metrics:
-      readers:
-        - pull:
-            exporter:
-              prometheus: {host: "{{.MetricsHost}}", port: {{.MetricsPort}}}
-  pipelines:
-    traces: {receivers: [otlp], exporters: [file]}
-`
-
 // TestDeployedTiersOverMutualTLS runs the shipped tier1.yaml and tier2.yaml unchanged but for their listen
 // addresses, with the hop between them on mutual TLS, and checks that the raw hop admits only tier 1:
 // plaintext and a client without a certificate are refused, while tier 1's traffic arrives at the backend
 // judged and shaped.
 func TestDeployedTiersOverMutualTLS(t *testing.T) {
 	pki := newPKI(t)
-	sink := collectortest.Start(t, fileSinkTemplate, nil)
+	sink := collectortest.Start(t, collectortest.FileSink, nil)
 
 	t.Setenv("TLS_CERT_FILE", pki.serverCert)
 	t.Setenv("TLS_KEY_FILE", pki.serverKey)
@@ -66,7 +44,7 @@ func TestDeployedTiersOverMutualTLS(t *testing.T) {
 	t.Setenv("BACKEND_TLS_INSECURE", "true")
 	tier2Addr := collectortest.FreeAddr(t)
 	tier2 := collectortest.Start(t, deployTemplate(t, "tier2.yaml", func(cfg map[string]any) {
-		set(cfg, "receivers.otlp.protocols.grpc.endpoint", "{{.Listen}}")
+		collectortest.Set(cfg, "receivers.otlp.protocols.grpc.endpoint", "{{.Listen}}")
 	}), map[string]string{"Listen": tier2Addr})
 
 	// Plaintext straight to tier 2 is refused.

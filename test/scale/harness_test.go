@@ -37,49 +37,17 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-	"gopkg.in/yaml.v3"
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
-	"github.com/agentotel/agentotel/internal/repo"
 	"github.com/agentotel/agentotel/internal/walk"
+	"github.com/agentotel/agentotel/test/internal/ackstream"
 	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
-// deployTemplate turns one of the shipped configs in deploy/scale into a collectortest template: edit
-// rewrites the parsed YAML (listen addresses onto the ports the harness chose, exporters for the test),
-// and every ${env:...} reference the edit leaves alone is resolved by the collector from the environment,
-// as in production. Tests set that environment with t.Setenv before collectortest.Start.
+// deployTemplate is deploy/scale/<name> as a collectortest template (collectortest.Shipped).
 func deployTemplate(t testing.TB, name string, edit func(cfg map[string]any)) string {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(repo.Root(t), "deploy", "scale", name))
-	require.NoError(t, err)
-	var cfg map[string]any
-	require.NoError(t, yaml.Unmarshal(raw, &cfg))
-	set(cfg, "extensions.health_check.endpoint", "{{.Health}}")
-	set(cfg, "service.telemetry.metrics.readers", []any{map[string]any{"pull": map[string]any{"exporter": map[string]any{
-		"prometheus": map[string]any{"host": "{{.MetricsHost}}", "port": "{{.MetricsPort}}"},
-	}}}})
-	edit(cfg)
-	out, err := yaml.Marshal(cfg)
-	require.NoError(t, err)
-	// The port is a number; every other template field is a string and may stay quoted.
-	return strings.ReplaceAll(string(out), `'{{.MetricsPort}}'`, `{{.MetricsPort}}`)
-}
-
-// set assigns value at a dotted path of nested maps, creating the maps on the way.
-func set(cfg map[string]any, path string, value any) {
-	keys := strings.Split(path, ".")
-	m := cfg
-	for _, k := range keys[:len(keys)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
-	m[keys[len(keys)-1]] = value
+	return collectortest.Shipped(t, "deploy/scale/"+name, edit)
 }
 
 // tier1Template is deploy/scale/<name> listening on the harness's ports, logging JSON to {{.LogFile}} as
@@ -87,27 +55,60 @@ func set(cfg map[string]any, path string, value any) {
 // v0.161.0, so their retries and drops show only in the log.
 func tier1Template(t testing.TB, name string) string {
 	return deployTemplate(t, name, func(cfg map[string]any) {
-		set(cfg, "receivers.otlp.protocols.grpc.endpoint", "{{.GRPC}}")
-		set(cfg, "receivers.otlp.protocols.http.endpoint", "{{.HTTP}}")
+		collectortest.Set(cfg, "receivers.otlp.protocols.grpc.endpoint", "{{.GRPC}}")
+		collectortest.Set(cfg, "receivers.otlp.protocols.http.endpoint", "{{.HTTP}}")
 		// Unsampled: by default the collector logs only the first 10 of a message per 10 s, then every 100th.
-		set(cfg, "service.telemetry.logs", map[string]any{
+		collectortest.Set(cfg, "service.telemetry.logs", map[string]any{
 			"encoding": "json", "output_paths": []any{"stderr", "{{.LogFile}}"}, "sampling": map[string]any{"enabled": false},
 		})
 	})
 }
 
-// tier2Template is deploy/scale/tier2.yaml with its processors exactly as shipped, but plaintext on
-// {{.Listen}} (the hop's TLS is TestDeployedTiersOverMutualTLS's business) and writing to a file, so a
-// test can count and read every span that leaves it.
+// tier2Template is deploy/scale/tier2.yaml with its processors and exporter queue as shipped, but
+// plaintext on {{.Listen}} (the hop's TLS is TestDeployedTiersOverMutualTLS's business) and exporting to
+// {{.Sink}}, a collectortest.FileSink, so a test can count and read every span that leaves it.
 func tier2Template(t testing.TB) string {
 	return deployTemplate(t, "tier2.yaml", func(cfg map[string]any) {
 		plaintext(cfg, "{{.Listen}}")
-		set(cfg, "processors.batch.timeout", "200ms")
-		set(cfg, "processors.memory_limiter", map[string]any{"check_interval": "1s", "limit_mib": 1024})
-		set(cfg, "exporters", map[string]any{"file": map[string]any{"path": "{{.Output}}", "flush_interval": "100ms"}})
-		set(cfg, "service.pipelines.traces.exporters", []any{"file"})
-		set(cfg, "service.pipelines.logs.exporters", []any{"file"})
+		collectortest.Set(cfg, "processors.memory_limiter", map[string]any{"check_interval": "1s", "limit_mib": 1024})
+		toSink(cfg)
+		quickBatches(cfg)
 	})
+}
+
+// toSink points tier 2's exporter at {{.Sink}} in plaintext, its queue as shipped.
+func toSink(cfg map[string]any) {
+	collectortest.Set(cfg, "exporters.otlp_grpc.endpoint", "{{.Sink}}")
+	collectortest.Set(cfg, "exporters.otlp_grpc.tls", map[string]any{"insecure": true})
+}
+
+// quickBatches has tier 2's exporter send a batch after 200ms rather than 1s, so the tests wait less.
+func quickBatches(cfg map[string]any) {
+	collectortest.Set(cfg, "exporters.otlp_grpc.sending_queue.batch.flush_timeout", "200ms")
+}
+
+// exporterQueue is where tier 2's exporter queues what it has acknowledged.
+type exporterQueue int
+
+const (
+	onDisk   exporterQueue = iota // as shipped: on file_storage, batched by the exporter
+	inMemory                      // as tier 2 shipped before: in memory, behind a batch processor
+)
+
+func (q exporterQueue) String() string {
+	return [...]string{"file queue", "memory queue and batch processor"}[q]
+}
+
+// memoryQueue turns tier2.yaml back into what it was before its exporter queue moved to disk: the queue
+// in memory (1,000 requests) and a batch processor last in every pipeline, sending 512 spans or what
+// timeout gathered, at most 1,024. What a crash loses with it is measured in TestKillLosesNoAcknowledgedSpan.
+func memoryQueue(cfg map[string]any, timeout string) {
+	collectortest.Set(cfg, "exporters.otlp_grpc.sending_queue", map[string]any{"enabled": true, "queue_size": 1000})
+	collectortest.Set(cfg, "processors.batch", map[string]any{"timeout": timeout, "send_batch_size": 512, "send_batch_max_size": 1024})
+	for _, p := range cfg["service"].(map[string]any)["pipelines"].(map[string]any) {
+		pipeline := p.(map[string]any)
+		pipeline["processors"] = append(pipeline["processors"].([]any), "batch")
+	}
 }
 
 // plaintext makes the OTLP gRPC receiver listen on endpoint without TLS, keeping its other settings.
@@ -117,9 +118,11 @@ func plaintext(cfg map[string]any, endpoint string) {
 	delete(grpcCfg, "tls")
 }
 
-// tier is a running group of tier-2 collectors and the addresses tier 1 routes to.
+// tier is a running group of tier-2 collectors, the addresses tier 1 routes to, and the file sink each
+// exports to: nodes[i] listens on addrs[i] and exports to sinks[i].
 type tier struct {
 	nodes []*collectortest.Collector
+	sinks []*collectortest.Collector
 	addrs []string
 }
 
@@ -129,10 +132,31 @@ func startTier2(t *testing.T, n int) *tier {
 	tr := &tier{}
 	for range n {
 		addr := collectortest.FreeAddr(t)
+		sink := collectortest.Start(t, collectortest.FileSink, nil)
 		tr.addrs = append(tr.addrs, addr)
-		tr.nodes = append(tr.nodes, collectortest.Start(t, tpl, map[string]string{"Listen": addr}))
+		tr.sinks = append(tr.sinks, sink)
+		tr.nodes = append(tr.nodes, startTier2Node(t, tpl, addr, sink, ""))
 	}
 	return tr
+}
+
+// startTier2Node starts one tier-2 collector listening on addr and exporting to sink, its queue in
+// storageDir (a new directory when empty).
+func startTier2Node(t *testing.T, tpl, addr string, sink *collectortest.Collector, storageDir string) *collectortest.Collector {
+	t.Helper()
+	return collectortest.Start(t, tpl, map[string]string{"Listen": addr, "Sink": sink.GRPC, "StorageDir": storageDir})
+}
+
+// outputs are the files the tier's sinks write, in the order of its nodes.
+func (tr *tier) outputs() []string { return sinkOutputs(tr.sinks) }
+
+// sinkOutputs are the files the given sinks write, in their order.
+func sinkOutputs(sinks []*collectortest.Collector) []string {
+	var out []string
+	for _, s := range sinks {
+		out = append(out, s.Output)
+	}
+	return out
 }
 
 // startTier1 starts deploy/scale/<name> routing plaintext to the tier-2 addresses.
@@ -173,17 +197,20 @@ func sentSpans(t testing.TB, out string) int {
 	return n
 }
 
-// observed is what a set of file exporters wrote, indexed for comparing verdicts.
+// observed is what a set of file exporters wrote, indexed for comparing verdicts. The queues deliver at
+// least once: a span written again (a collector killed between exporting a batch and recording it as
+// sent resends it when it starts again) is counted in duplicates and read once.
 type observed struct {
-	spans   int
-	node    map[pcommon.SpanID]int               // which output (index) a span was written to
-	trace   map[pcommon.SpanID]pcommon.TraceID   // the trace of every span
-	notes   map[pcommon.SpanID]map[string]string // agentguard's annotations of a span, for comparison
-	reasons map[pcommon.TraceID][]string         // stuck reasons per trace, sorted: the run's verdict
-	runKey  map[pcommon.TraceID]string           // session.id or gen_ai.conversation.id, when present
-	nodesOf map[pcommon.TraceID]map[int]struct{} // outputs a trace was written to
-	name    map[pcommon.SpanID]string            // span names, for reports
-	perNode []int                                // spans per output
+	spans      int                                  // distinct spans
+	duplicates int                                  // copies of a span beyond its first
+	node       map[pcommon.SpanID]int               // which output (index) a span was first written to
+	trace      map[pcommon.SpanID]pcommon.TraceID   // the trace of every span
+	notes      map[pcommon.SpanID]map[string]string // agentguard's annotations of a span, for comparison
+	reasons    map[pcommon.TraceID][]string         // stuck reasons per trace, sorted: the run's verdict
+	runKey     map[pcommon.TraceID]string           // session.id or gen_ai.conversation.id, when present
+	nodesOf    map[pcommon.TraceID]map[int]struct{} // outputs a trace was written to
+	name       map[pcommon.SpanID]string            // span names, for reports
+	perNode    []int                                // spans per output, copies included
 }
 
 // observe reads every output in full; an output still being written is read up to its last whole line.
@@ -196,7 +223,6 @@ func observe(t testing.TB, outputs ...string) *observed {
 	}
 	for i, path := range outputs {
 		batches, n := collectortest.ReadTraces(t, path)
-		o.spans += n
 		o.perNode[i] = n
 		for _, td := range batches {
 			for _, s := range walk.Spans(td) {
@@ -222,6 +248,11 @@ var verdictKeys = func() map[string]bool {
 
 func (o *observed) add(node int, s ptrace.Span) {
 	id, tid := s.SpanID(), s.TraceID()
+	if _, seen := o.node[id]; seen {
+		o.duplicates++
+		return
+	}
+	o.spans++
 	o.node[id] = node
 	o.name[id] = s.Name()
 	o.trace[id] = tid
@@ -435,7 +466,7 @@ func (s *sender) export(req []*half) error {
 // export errors. The interval sets the load's rate, beaten by a ticker: request j is due at j intervals
 // from the start, and a request that falls behind (its predecessor was slow to be answered) goes out at
 // once, so the load keeps its rate on average.
-func (s *sender) play(schedule [][]*half, interval time.Duration, answered *progress) []error {
+func (s *sender) play(schedule [][]*half, interval time.Duration, answered *ackstream.Progress) []error {
 	var errs []error
 	start := time.Now()
 	var beat <-chan time.Time
@@ -455,62 +486,9 @@ func (s *sender) play(schedule [][]*half, interval time.Duration, answered *prog
 		if err := s.export(req); err != nil {
 			errs = append(errs, fmt.Errorf("request %d: %w", j, err))
 		}
-		answered.count(j + 1)
+		answered.Count(j + 1)
 	}
 	return errs
-}
-
-// progress counts a sender's answered requests, so a test can act at a point of the load (after its
-// n-th request) rather than at a time.
-type progress struct {
-	mu      sync.Mutex
-	n       int
-	waiting map[int]chan struct{}
-}
-
-func newProgress() *progress { return &progress{waiting: map[int]chan struct{}{}} }
-
-// count records that n requests have been answered.
-func (p *progress) count(n int) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.n = n
-	for at, ch := range p.waiting {
-		if at <= n {
-			close(ch)
-			delete(p.waiting, at)
-		}
-	}
-}
-
-// answered is the number of requests answered so far.
-func (p *progress) answered() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.n
-}
-
-// reach waits until n requests have been answered, failing the test after timeout.
-func (p *progress) reach(t testing.TB, n int, timeout time.Duration) {
-	t.Helper()
-	p.mu.Lock()
-	ch := make(chan struct{})
-	if p.n >= n {
-		close(ch)
-	} else if prev, ok := p.waiting[n]; ok {
-		ch = prev
-	} else {
-		p.waiting[n] = ch
-	}
-	p.mu.Unlock()
-	select {
-	case <-ch:
-	case <-time.After(timeout):
-		t.Fatalf("the sender had %d requests answered after %v, waiting for %d", p.answered(), timeout, n)
-	}
 }
 
 // withheld is what shapeonly writes in place of a value it withholds.

@@ -26,6 +26,7 @@ const (
 	metricRefused    = "otelcol_receiver_refused_spans"
 	metricSent       = "otelcol_exporter_sent_spans"
 	metricSendFailed = "otelcol_exporter_send_failed_spans"
+	metricQueueSize  = "otelcol_exporter_queue_size" // in the queue's sizer: bytes for tier 2's
 )
 
 // pollEvery is how often a wait reads its signal.

@@ -46,23 +46,26 @@ service:
 `
 
 // underTestTemplate is deploy/scale/tier2.yaml, processors as shipped, receiving plaintext on {{.GRPC}} and
-// exporting OTLP to the sink. With ours false its pipeline is [memory_limiter, batch]: the same collector,
-// the same config, without agentguard and shapeonly. edit adjusts the processors (the flood's bounds).
-func underTestTemplate(t testing.TB, ours bool, edit func(cfg map[string]any)) string {
+// exporting OTLP to the sink ({{.Sink}}), its traces pipeline alone. With ours false its processors are
+// [memory_limiter]: the same collector, the same config, without agentguard and shapeonly. The exporter's
+// queue is on disk as shipped, or in memory behind a batch processor as tier 2 had it before (inMemory).
+// edit adjusts the processors (the flood's bounds).
+func underTestTemplate(t testing.TB, ours bool, queue exporterQueue, edit func(cfg map[string]any)) string {
 	return deployTemplate(t, "tier2.yaml", func(cfg map[string]any) {
 		plaintext(cfg, "{{.GRPC}}")
-		set(cfg, "processors.batch.timeout", "200ms")
-		set(cfg, "exporters", map[string]any{"otlp_grpc": map[string]any{
-			"endpoint": "{{.Sink}}", "tls": map[string]any{"insecure": true},
-		}})
-		processors := []any{"memory_limiter", "batch"}
+		toSink(cfg)
+		quickBatches(cfg)
+		processors := []any{"memory_limiter"}
 		if ours {
-			processors = []any{"memory_limiter", "agentguard", "shapeonly", "batch"}
+			processors = []any{"memory_limiter", "agentguard", "shapeonly"}
 		}
-		set(cfg, "service.pipelines", map[string]any{"traces": map[string]any{
+		collectortest.Set(cfg, "service.pipelines", map[string]any{"traces": map[string]any{
 			"receivers": []any{"otlp"}, "processors": processors, "exporters": []any{"otlp_grpc"},
 		}})
-		set(cfg, "service.telemetry.logs", map[string]any{"level": "warn"})
+		if queue == inMemory {
+			memoryQueue(cfg, "200ms")
+		}
+		collectortest.Set(cfg, "service.telemetry.logs", map[string]any{"level": "warn"})
 		if edit != nil {
 			edit(cfg)
 		}
@@ -141,6 +144,9 @@ const reportAfter = 30 * time.Second
 
 // TestThroughput compares otelcol-agent with [memory_limiter, agentguard, shapeonly, batch] against the
 // same collector with [memory_limiter, batch], both exporting OTLP to a sink collector, in the same run.
+// Both keep the exporter's queue in memory behind the batch processor, as tier 2 did before its queue
+// moved to disk: the figure is our processors' cost, comparable with the runs before that, and
+// TestPersistentQueueCost measures the disk's.
 //
 // Throughput: agentgen sends the same mixed runs to each in turn, five times, alternating which goes
 // first. On a two-core machine agentgen, the collector under test and the sink share the CPU, so spans/s
@@ -152,68 +158,97 @@ const reportAfter = 30 * time.Second
 // two binaries gave CPU ratios from 1.16 to 1.45, runs of five side-by-side trials medians from 1.31 to
 // 1.39, since both collectors bear the same load at once (docs/benchmarks-log.md).
 func TestThroughput(t *testing.T) {
-	runs := envInt("SCALE_THROUGHPUT_RUNS", 4000)
 	sink := collectortest.Start(t, sinkTemplate, nil)
 	vars := map[string]string{"Sink": sink.GRPC}
-	ours := collectortest.Start(t, underTestTemplate(t, true, nil), vars)
-	pass := collectortest.Start(t, underTestTemplate(t, false, nil), vars)
-
-	// Warm up both: connections, buffers, the heap's first growth.
-	measure(t, ours, sink, 200, 1)
-	measure(t, pass, sink, 200, 1)
-
-	// Pairs: each with-processors trial next to a pass-through trial of the same runs, alternating which
-	// goes first. Other load on the machine drifts; a pair sees about the same, so the median of the pair
-	// ratios is the figure to trust, and the ratio of the medians is reported beside it.
-	pairs := envInt("SCALE_THROUGHPUT_PAIRS", 5)
-	var withRates, withoutRates, pairRatios []float64
-	for i := range pairs {
-		seed := uint64(100 + i)
-		order := []bool{true, false}
-		if i%2 == 1 {
-			order = []bool{false, true}
-		}
-		var pair [2]float64
-		for _, withOurs := range order {
-			c := pass
-			if withOurs {
-				c = ours
-			}
-			tr := measure(t, c, sink, runs, seed)
-			t.Logf("pair %d, with our processors %v: %d spans in %v: %v", i+1, withOurs, tr.spans, tr.elapsed.Round(time.Millisecond), tr)
-			if withOurs {
-				withRates, pair[0] = append(withRates, tr.rate()), tr.rate()
-			} else {
-				withoutRates, pair[1] = append(withoutRates, tr.rate()), tr.rate()
-			}
-		}
-		pairRatios = append(pairRatios, pair[0]/pair[1])
-	}
-	ratio := median(pairRatios)
-
-	var withCPU, withoutCPU, cpuRatios []float64
-	for i := range pairs {
-		with, without := sideBySide(t, ours, pass, sink, runs, uint64(100+i))
-		t.Logf("side by side %d: %d spans each; with our processors %.2f CPU s/100k spans, without %.2f: %.2f",
-			i+1, with.spans, with.cpuPer100k(), without.cpuPer100k(), with.cpuPer100k()/without.cpuPer100k())
-		withCPU, withoutCPU = append(withCPU, with.cpuPer100k()), append(withoutCPU, without.cpuPer100k())
-		cpuRatios = append(cpuRatios, with.cpuPer100k()/without.cpuPer100k())
-	}
+	ours := collectortest.Start(t, underTestTemplate(t, true, inMemory, nil), vars)
+	pass := collectortest.Start(t, underTestTemplate(t, false, inMemory, nil), vars)
+	c := compareCollectors(t, sink, [2]*collectortest.Collector{ours, pass}, [2]string{"with our processors", "without"})
 	t.Logf("median of %d pairs, %d runs each: with [memory_limiter, agentguard, shapeonly, batch] %.0f spans/s, "+
 		"with [memory_limiter, batch] %.0f spans/s; throughput ratio: median of pair ratios %.2f (pairs %.2f), ratio of medians %.2f; "+
 		"side by side: %.2f and %.2f CPU s/100k spans, CPU ratio: median of trial ratios %.2f (trials %.2f)",
-		pairs, runs, median(withRates), median(withoutRates), ratio, pairRatios, median(withRates)/median(withoutRates),
-		median(withCPU), median(withoutCPU), median(cpuRatios), cpuRatios)
-	assert.GreaterOrEqual(t, ratio, 0.7, "end-to-end throughput with our processors, as a fraction of pass-through")
+		c.pairs, c.runs, c.rate[0], c.rate[1], c.rateRatio, c.rateRatios, c.rate[0]/c.rate[1],
+		c.cpu[0], c.cpu[1], c.cpuRatio, c.cpuRatios)
+	assert.GreaterOrEqual(t, c.rateRatio, 0.7, "end-to-end throughput with our processors, as a fraction of pass-through")
+}
+
+// TestPersistentQueueCost measures what keeping tier 2's exporter queue on disk costs: tier2.yaml with our
+// processors as shipped (the queue on file_storage, batched by the exporter) against the same with the
+// queue in memory behind a batch processor, as tier 2 had it before, by TestThroughput's method.
+func TestPersistentQueueCost(t *testing.T) {
+	sink := collectortest.Start(t, sinkTemplate, nil)
+	vars := map[string]string{"Sink": sink.GRPC}
+	disk := collectortest.Start(t, underTestTemplate(t, true, onDisk, nil), vars)
+	memory := collectortest.Start(t, underTestTemplate(t, true, inMemory, nil), vars)
+	c := compareCollectors(t, sink, [2]*collectortest.Collector{disk, memory}, [2]string{onDisk.String(), inMemory.String()})
+	t.Logf("median of %d pairs, %d runs each: %v %.0f spans/s, %v %.0f spans/s; throughput ratio: median of pair ratios %.2f "+
+		"(pairs %.2f); side by side: %.2f and %.2f CPU s/100k spans, CPU ratio: median of trial ratios %.2f (trials %.2f)",
+		c.pairs, c.runs, onDisk, c.rate[0], inMemory, c.rate[1], c.rateRatio, c.rateRatios,
+		c.cpu[0], c.cpu[1], c.cpuRatio, c.cpuRatios)
+}
+
+// comparison is two collectors measured against each other on the same runs.
+type comparison struct {
+	runs, pairs int
+	rate        [2]float64 // median spans/s of each collector's trials
+	rateRatio   float64    // the median of the pairs' ratios of spans/s, first to second
+	rateRatios  []float64
+	cpu         [2]float64 // median CPU s per 100k spans of each, side by side
+	cpuRatio    float64    // the median of the side-by-side trials' ratios of CPU, first to second
+	cpuRatios   []float64
+}
+
+// compareCollectors measures two collectors exporting to sink, as TestThroughput's doc says: pairs of
+// sequential trials for throughput, then side-by-side trials for CPU. names label the trials in the log.
+func compareCollectors(t *testing.T, sink *collectortest.Collector, cs [2]*collectortest.Collector, names [2]string) comparison {
+	t.Helper()
+	c := comparison{runs: envInt("SCALE_THROUGHPUT_RUNS", 4000), pairs: envInt("SCALE_THROUGHPUT_PAIRS", 5)}
+
+	// Warm up both: connections, buffers, the heap's first growth.
+	measure(t, cs[0], sink, 200, 1)
+	measure(t, cs[1], sink, 200, 1)
+
+	// Pairs: each trial of the first next to a trial of the second on the same runs, alternating which
+	// goes first. Other load on the machine drifts; a pair sees about the same, so the median of the pair
+	// ratios is the figure to trust, and the ratio of the medians is reported beside it.
+	var rates [2][]float64
+	for i := range c.pairs {
+		seed := uint64(100 + i)
+		order := []int{0, 1}
+		if i%2 == 1 {
+			order = []int{1, 0}
+		}
+		var pair [2]float64
+		for _, k := range order {
+			tr := measure(t, cs[k], sink, c.runs, seed)
+			t.Logf("pair %d, %s: %d spans in %v: %v", i+1, names[k], tr.spans, tr.elapsed.Round(time.Millisecond), tr)
+			pair[k] = tr.rate()
+			rates[k] = append(rates[k], tr.rate())
+		}
+		c.rateRatios = append(c.rateRatios, pair[0]/pair[1])
+	}
+	c.rate = [2]float64{median(rates[0]), median(rates[1])}
+	c.rateRatio = median(c.rateRatios)
+
+	var cpus [2][]float64
+	for i := range c.pairs {
+		a, b := sideBySide(t, cs[0], cs[1], sink, c.runs, uint64(100+i))
+		t.Logf("side by side %d: %d spans each; %s %.2f CPU s/100k spans, %s %.2f: %.2f",
+			i+1, a.spans, names[0], a.cpuPer100k(), names[1], b.cpuPer100k(), a.cpuPer100k()/b.cpuPer100k())
+		cpus[0], cpus[1] = append(cpus[0], a.cpuPer100k()), append(cpus[1], b.cpuPer100k())
+		c.cpuRatios = append(c.cpuRatios, a.cpuPer100k()/b.cpuPer100k())
+	}
+	c.cpu = [2]float64{median(cpus[0]), median(cpus[1])}
+	c.cpuRatio = median(c.cpuRatios)
+	return c
 }
 
 // sideBySide sends the same runs to both collectors at the same moment, each from its own agentgen, and
 // returns each collector's CPU from the start until the sink has accepted the spans of both.
-func sideBySide(t *testing.T, ours, pass, sink *collectortest.Collector, runs int, seed uint64) (with, without trial) {
+func sideBySide(t *testing.T, first, second, sink *collectortest.Collector, runs int, seed uint64) (a, b trial) {
 	t.Helper()
 	before, err := readFlow(sink)
 	require.NoError(t, err)
-	collectors := [2]*collectortest.Collector{ours, pass}
+	collectors := [2]*collectortest.Collector{first, second}
 	var cpu [2]time.Duration
 	for i, c := range collectors {
 		cpu[i] = procCPU(t, c.PID())
@@ -273,11 +308,11 @@ func flood(t *testing.T, maxRuns, maxTraces int) {
 	const limitMiB = 512
 	runs := envInt("SCALE_FLOOD_RUNS", 100_000)
 	sink := collectortest.Start(t, sinkTemplate, nil)
-	c := collectortest.Start(t, underTestTemplate(t, true, func(cfg map[string]any) {
-		set(cfg, "processors.agentguard.max_runs", maxRuns)
-		set(cfg, "processors.agentguard.run_attributes", []any{"gen_ai.conversation.id"})
-		set(cfg, "processors.shapeonly.max_traces", maxTraces)
-		set(cfg, "processors.memory_limiter", map[string]any{"check_interval": "1s", "limit_mib": limitMiB, "spike_limit_mib": 128})
+	c := collectortest.Start(t, underTestTemplate(t, true, inMemory, func(cfg map[string]any) {
+		collectortest.Set(cfg, "processors.agentguard.max_runs", maxRuns)
+		collectortest.Set(cfg, "processors.agentguard.run_attributes", []any{"gen_ai.conversation.id"})
+		collectortest.Set(cfg, "processors.shapeonly.max_traces", maxTraces)
+		collectortest.Set(cfg, "processors.memory_limiter", map[string]any{"check_interval": "1s", "limit_mib": limitMiB, "spike_limit_mib": 128})
 	}), map[string]string{"Sink": sink.GRPC})
 
 	pid := c.PID()
