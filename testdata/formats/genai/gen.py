@@ -15,117 +15,36 @@ each case's manifest entry; README.md says per case what comes from where.
 
 import json
 import os
+import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # testdata/formats: otlpgen
+from otlpgen import (FIND_ARGS, RECORD, SECRETS, USER_TEXT, WEATHER, WEATHER_ARGS, Output, any_value, attributes,
+                     event, jcompact, jdump, logs_request, nanos, service_resource, span, traces_request)
+
+OUT = Output(__file__)
 
 # ---------------------------------------------------------------------------
-# The data every case carries.
+# The data every case carries besides otlpgen's support run.
 
-RECORD = {
-    "customer_id": "cus_88421907",
-    "name": "Jane Roe-Whitfield",
-    "email": "jane.roe@example-mail.test",
-    "phone": "+1 415 555 0199",
-    "notes": "VIP; disputes every invoice since March",
-    "status": "active",
-    "orders": [{"id": "ord_1", "total": 129.5}],
-}
-SECRETS = [
-    "cus_88421907",
-    "Jane Roe-Whitfield",
-    "jane.roe@example-mail.test",
-    "+1 415 555 0199",
-    "VIP; disputes every invoice since March",
-]
-FIND_ARGS = {"query": "Roe-Whitfield account"}
-WEATHER_ARGS = {"city": "Oslo"}
-WEATHER = {"city": "Oslo", "temp_c": 3, "sky": "overcast skies today"}
 # The model's arguments to a second customer-data tool (cases 4 and 5).
 UPDATE_ARGS = {"email": "jane.roe@example-mail.test", "notes": "VIP; disputes every invoice since March"}
 
-USER_TEXT = "Look up the Roe-Whitfield account and tell me the weather in Oslo."
 FINAL_TEXT = "The account is active with one order on file. Oslo: 3 C, overcast."
 DATA_CLASS_TOOLS = {"find_customer": "customer"}
-
-T0 = 1767225600000000000  # 2026-01-01T00:00:00Z
-
-
-def ms(n):
-    return str(T0 + n * 1_000_000)
-
-
-def jdump(v):
-    """JSON text as Python's json.dumps writes it (the Python instrumentations)."""
-    return json.dumps(v)
-
-
-def jcompact(v):
-    """JSON text as JavaScript's JSON.stringify writes it."""
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
 
 
 # ---------------------------------------------------------------------------
 # OTLP JSON helpers.
 
 
-def av(v):
-    """A Python value as an OTLP AnyValue."""
-    if isinstance(v, bool):
-        return {"boolValue": v}
-    if isinstance(v, int):
-        return {"intValue": str(v)}
-    if isinstance(v, float):
-        return {"doubleValue": v}
-    if isinstance(v, str):
-        return {"stringValue": v}
-    if isinstance(v, (list, tuple)):
-        return {"arrayValue": {"values": [av(x) for x in v]}}
-    if isinstance(v, dict):
-        return {"kvlistValue": {"values": [{"key": k, "value": av(x)} for k, x in v.items()]}}
-    if v is None:
-        return {}
-    raise TypeError(type(v))
-
-
-def attrs(d):
-    return [{"key": k, "value": av(v)} for k, v in d.items()]
-
-
-def resource(service="svc"):
-    return {"attributes": attrs({"service.name": service})}
-
-
-def span(trace_id, span_id, name, start, end, attributes, parent=None, kind=1, events=None, status=None):
-    s = {"traceId": trace_id, "spanId": span_id}
-    if parent:
-        s["parentSpanId"] = parent
-    s.update({
-        "name": name,
-        "kind": kind,
-        "startTimeUnixNano": ms(start),
-        "endTimeUnixNano": ms(end),
-        "attributes": attrs(attributes),
-    })
-    if events:
-        s["events"] = events
-    s["status"] = status or {}
-    return s
-
-
-def event(name, at, attributes):
-    return {"name": name, "timeUnixNano": ms(at), "attributes": attrs(attributes)}
-
-
 def traces(scope_spans, service="svc"):
     """scope_spans: list of (scope dict, [span, ...])."""
-    return {"resourceSpans": [{
-        "resource": resource(service),
-        "scopeSpans": [{"scope": sc, "spans": sp} for sc, sp in scope_spans],
-    }]}
+    return traces_request(service_resource(service), scope_spans)
 
 
-def log_record(at, event_name, attributes, body=None, trace_id=None, span_id=None, severity=None):
-    r = {"timeUnixNano": ms(at), "observedTimeUnixNano": ms(at)}
+def log_record(at, event_name, attrs, body=None, trace_id=None, span_id=None, severity=None):
+    r = {"timeUnixNano": nanos(at), "observedTimeUnixNano": nanos(at)}
     if severity:
         r["severityNumber"] = severity
     if event_name:
@@ -134,17 +53,14 @@ def log_record(at, event_name, attributes, body=None, trace_id=None, span_id=Non
         r["traceId"] = trace_id
         r["spanId"] = span_id
     if body is not None:
-        r["body"] = av(body)
-    r["attributes"] = attrs(attributes)
+        r["body"] = any_value(body)
+    r["attributes"] = attributes(attrs)
     return r
 
 
 def logs(scope_logs, service="svc"):
     """scope_logs: list of (scope dict, [logRecord, ...])."""
-    return {"resourceLogs": [{
-        "resource": resource(service),
-        "scopeLogs": [{"scope": sc, "logRecords": lr} for sc, lr in scope_logs],
-    }]}
+    return logs_request(service_resource(service), scope_logs)
 
 
 def tid(n):
@@ -155,19 +71,6 @@ def sid(t, n):
     return "%016x" % (0x5b00000000000000 + t * 0x100 + n)
 
 
-MANIFEST = []
-WRITTEN = []
-
-
-def write(name, requests):
-    path = os.path.join(HERE, name)
-    with open(path, "w") as f:
-        for r in requests:
-            f.write(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n")
-    WRITTEN.append(name)
-    return {"path": name, "signal": "logs" if name.endswith(".logs.json") else "traces"}
-
-
 def add_case(case, files, sources, notes, secrets=SECRETS, data_class_tools=DATA_CLASS_TOOLS, **extra):
     entry = {"case": case, "files": files, "sources": sources}
     if data_class_tools is not None:
@@ -176,7 +79,7 @@ def add_case(case, files, sources, notes, secrets=SECRETS, data_class_tools=DATA
         entry["secrets"] = secrets
     entry.update(extra)
     entry["notes"] = notes
-    MANIFEST.append(entry)
+    OUT.manifest.append(entry)
 
 
 # ---------------------------------------------------------------------------
@@ -259,7 +162,7 @@ def case_genai_structured_span():
             "gen_ai.input.messages": in2, "gen_ai.output.messages": out2,
         }, parent=agent, kind=3),
     ]
-    f = write("genai-structured-span.traces.json", [traces([(scope, spans)])])
+    f = OUT.write("genai-structured-span.traces.json", [traces([(scope, spans)])])
     add_case(
         "genai-structured-span", [f],
         [
@@ -393,7 +296,7 @@ INFERENCE_DETAILS_SOURCES = [
 
 def case_genai_inference_details():
     req, _ = inference_details_trace(2, with_span_events=True)
-    f = write("genai-inference-details-span-event.traces.json", [req])
+    f = OUT.write("genai-inference-details-span-event.traces.json", [req])
     add_case(
         "genai-inference-details-span-event", [f], INFERENCE_DETAILS_SOURCES,
         "Same run as genai-inference-details-log, but each chat span carries the event as a SPAN EVENT "
@@ -405,8 +308,8 @@ def case_genai_inference_details():
         "on a span (no Python emitter: the Python SDK cannot put structured values on span events).",
     )
     req, lreq = inference_details_trace(3, with_span_events=False)
-    fl = write("genai-inference-details-log.logs.json", [lreq])
-    ft = write("genai-inference-details-log.traces.json", [req])
+    fl = OUT.write("genai-inference-details-log.logs.json", [lreq])
+    ft = OUT.write("genai-inference-details-log.traces.json", [req])
     add_case(
         "genai-inference-details-log", [fl, ft], INFERENCE_DETAILS_SOURCES,
         "Two log records gen_ai.client.inference.operation.details (eventName, no body, traceId/spanId of their "
@@ -513,7 +416,7 @@ def case_genai_log_events():
     T = tid(t)
     c1, c2 = sid(t, 2), sid(t, 5)
     recs = v2_records(T, c1, 10, 300, ROUND1, CHOICE1) + v2_records(T, c2, 370, 890, ROUND2, CHOICE2)
-    fa = write("genai-log-events-only.logs.json", [v2_logs(recs)])
+    fa = OUT.write("genai-log-events-only.logs.json", [v2_logs(recs)])
     add_case(
         "genai-log-events-only", [fa], LEGACY_SOURCES,
         "Log records only, no spans: the events openai-v2 emits for the two chat calls of the run (trace/span ids "
@@ -528,7 +431,7 @@ def case_genai_log_events():
     T = tid(t)
     agent, c1, tool1, tool2, c2 = (sid(t, i) for i in range(1, 6))
     recs = [r for r in v2_records(T, c2, 370, 890, ROUND2, CHOICE2) if r["eventName"] == "gen_ai.tool.message"]
-    fl = write("genai-log-events-tool-span.logs.json", [v2_logs(recs)])
+    fl = OUT.write("genai-log-events-tool-span.logs.json", [v2_logs(recs)])
     app_scope = {"name": "support-app"}
     spans_app = [
         span(T, agent, "invoke_agent support-agent", 0, 900, {
@@ -544,7 +447,7 @@ def case_genai_log_events():
         v2_chat_span(T, c1, 10, 300, "chatcmpl-1", "tool_calls", 52, 41, parent=agent),
         v2_chat_span(T, c2, 370, 890, "chatcmpl-2", "stop", 231, 19, parent=agent),
     ]
-    ft = write("genai-log-events-tool-span.traces.json", [v2_traces([(app_scope, spans_app), (dict(V2_SCOPE), spans_v2)])])
+    ft = OUT.write("genai-log-events-tool-span.traces.json", [v2_traces([(app_scope, spans_app), (dict(V2_SCOPE), spans_v2)])])
     add_case(
         "genai-log-events-tool-span", [fl, ft],
         LEGACY_SOURCES + [
@@ -567,7 +470,7 @@ def case_genai_log_events():
     turn2 = ROUND2 + [v2_assistant_text(FINAL_TEXT), v2_user(USER_TEXT_2)]
     line2 = v2_logs(v2_records(T2, sid(t2, 2), 60_010, 60_400, turn2,
                                v2_choice("stop", {"role": "assistant", "content": FINAL_TEXT_2})))
-    fc = write("genai-log-events-later-turn.logs.json", [line1, line2])
+    fc = OUT.write("genai-log-events-later-turn.logs.json", [line1, line2])
     add_case(
         "genai-log-events-later-turn", [fc], LEGACY_SOURCES,
         "Two lines. Line 1: turn 1 (trace ...0006), the same events as genai-log-events-only. Line 2: turn 2 a "
@@ -703,7 +606,7 @@ def case_openllmetry():
         chat(c2, 370, 690, "chatcmpl-2", ollm_py_prompts(h2), ollm_py_completion("tool_calls", tool_calls=[CALL_UPDATE]), 231, 38),
         chat(c3, 740, 1290, "chatcmpl-3", ollm_py_prompts(h3), ollm_py_completion("stop", content=FINAL_TEXT), 270, 19),
     ]
-    fp = write("openllmetry-completion-tool-calls-python.traces.json", [traces([(sdk_scope, spans_sdk), (oai_scope, spans_oai)])])
+    fp = OUT.write("openllmetry-completion-tool-calls-python.traces.json", [traces([(sdk_scope, spans_sdk), (oai_scope, spans_oai)])])
 
     # --- JavaScript: @traceloop/node-server-sdk withAgent / withTask + @traceloop/instrumentation-openai 0.22.5
     t = 9
@@ -746,7 +649,7 @@ def case_openllmetry():
         jchat(c2, 370, 690, ollm_js_prompts(h2), ollm_js_completion("tool_calls", tool_calls=[CALL_UPDATE]), 231, 38),
         jchat(c3, 740, 1290, ollm_js_prompts(h3), ollm_js_completion("stop", content=FINAL_TEXT), 270, 19),
     ]
-    fj = write("openllmetry-completion-tool-calls-js.traces.json", [traces([(sdk_scope, spans_sdk), (oai_scope, spans_oai)])])
+    fj = OUT.write("openllmetry-completion-tool-calls-js.traces.json", [traces([(sdk_scope, spans_sdk), (oai_scope, spans_oai)])])
 
     add_case(
         "openllmetry-completion-tool-calls", [fp, fj],
@@ -903,7 +806,7 @@ def case_openinference():
         oi_llm_span(T, c2, agent, 370, 690, h2, "chatcmpl-2", "tool_calls", None, [CALL_UPDATE], 231, 38),
         oi_llm_span(T, c3, agent, 740, 1290, h3, "chatcmpl-3", "stop", FINAL_TEXT, None, 270, 19),
     ]
-    f = write("openinference-output-tool-calls.traces.json", [traces([(app, spans_app), (oai, spans_oai)])])
+    f = OUT.write("openinference-output-tool-calls.traces.json", [traces([(app, spans_app), (oai, spans_oai)])])
     add_case(
         "openinference-output-tool-calls", [f],
         [
@@ -1022,7 +925,7 @@ def case_mastra():
         "gen_ai.agent.id": "support-agent", "gen_ai.agent.name": "support-agent",
         "gen_ai.tool.definitions": jcompact(["find_customer", "get_weather"]),
         "gen_ai.system_instructions": MASTRA_SYS, **run}, status={"code": 1}))
-    fa = write("mastra-agent.traces.json", [traces([(dict(MASTRA_SCOPE), spans)])])
+    fa = OUT.write("mastra-agent.traces.json", [traces([(dict(MASTRA_SCOPE), spans)])])
 
     # A workflow whose first step is the find_customer tool (createStep(tool)); its output becomes the next step's input.
     t = 12
@@ -1046,7 +949,7 @@ def case_mastra():
             "mastra.workflow_run.input": jcompact(FIND_ARGS), "mastra.workflow_run.output": jcompact(reply),
             "mastra.workflow_run.status": "success", **wrun}, status={"code": 1}),
     ]
-    fw = write("mastra-workflow.traces.json", [traces([(dict(MASTRA_SCOPE), wspans)])])
+    fw = OUT.write("mastra-workflow.traces.json", [traces([(dict(MASTRA_SCOPE), wspans)])])
     add_case(
         "mastra", [fa, fw],
         [
@@ -1151,7 +1054,7 @@ def case_pydantic_ai():
         tool_v1(tl2, 341, 360, "call_2", "get_weather", args2, WEATHER),
         chat_v1(c2, 370, 890, events2, "chatcmpl-2", "stop", 231, 19),
     ]
-    f1 = write("pydantic-ai-v1-all-messages-events.traces.json", [traces([(scope, spans)])])
+    f1 = OUT.write("pydantic-ai-v1-all-messages-events.traces.json", [traces([(scope, spans)])])
 
     # --- version 5 (HEAD, 2.33.0, the default)
     t = 14
@@ -1212,7 +1115,7 @@ def case_pydantic_ai():
 
     spans = run_spans("invoke_agent support_agent",
                       tool_spans(lambda name: "execute_tool " + name, "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"))
-    f5 = write("pydantic-ai-v5-all-messages.traces.json", [traces([(scope, spans)])])
+    f5 = OUT.write("pydantic-ai-v5-all-messages.traces.json", [traces([(scope, spans)])])
 
     # --- version 2 (pydantic-ai 1.x's default, 1.107.5): the chat spans of version 5, but the agent span
     # 'agent run' naming its agent in agent_name, and tool spans 'running tool' with tool_arguments /
@@ -1222,7 +1125,7 @@ def case_pydantic_ai():
     agent, c1, tl1, tl2, c2 = (sid(t, i) for i in range(1, 6))
     scope = {"name": "pydantic-ai", "version": "1.107.5"}
     spans = run_spans("agent run", tool_spans(lambda name: "running tool", "tool_arguments", "tool_response"))
-    f2 = write("pydantic-ai-v2-default.traces.json", [traces([(scope, spans)])])
+    f2 = OUT.write("pydantic-ai-v2-default.traces.json", [traces([(scope, spans)])])
 
     add_case(
         "pydantic-ai", [f1, f5, f2],
@@ -1282,7 +1185,7 @@ def finish_case(conv, scope, root_name, model_spans, sources, notes, scope_schem
     req = traces([({"name": "support-app"}, spans[:1]), (scope, spans[1:])])
     if scope_schema:
         req["resourceSpans"][0]["scopeSpans"][1]["schemaUrl"] = scope_schema
-    f = write("finish-%s.traces.json" % conv, [req])
+    f = OUT.write("finish-%s.traces.json" % conv, [req])
     add_case("finish-" + conv, [f], sources, notes, secrets=None, data_class_tools=None, expect=expect)
 
 
@@ -1497,7 +1400,7 @@ def case_genai_http_client_span():
         "url.scheme": "https", "url.path": "/v1/confirmations", "url.query": query,
         "server.address": "notify.example", "server.port": 443, "http.response.status_code": 202,
     }, parent=tool3, kind=3)
-    f = write("genai-http-client-span.traces.json", [traces([(scope, spans), (http_scope, [http_span])])])
+    f = OUT.write("genai-http-client-span.traces.json", [traces([(scope, spans), (http_scope, [http_span])])])
     add_case(
         "genai-http-client-span", [f],
         [
@@ -1673,7 +1576,7 @@ STRANDS_SOURCES = [
 
 
 def case_strands():
-    f = write("strands-events.traces.json", [strands_trace(20, latest=False)])
+    f = OUT.write("strands-events.traces.json", [strands_trace(20, latest=False)])
     add_case(
         "strands-events", [f], STRANDS_SOURCES,
         "One Strands Agents run in the default (legacy event) mode: invoke_agent support-agent > execute_event_loop_cycle "
@@ -1684,7 +1587,7 @@ def case_strands():
         "gen_ai.choice event (tool.result), and the gen_ai.tool.message events of the second cycle span and of its chat "
         "span. No span attribute holds a tool's arguments or result.",
     )
-    f = write("strands-latest.traces.json", [strands_trace(21, latest=True)])
+    f = OUT.write("strands-latest.traces.json", [strands_trace(21, latest=True)])
     add_case(
         "strands-latest", [f], STRANDS_SOURCES,
         "The same run with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental: each span carries "
@@ -1770,7 +1673,7 @@ def case_spring_ai():
         {"repo": "spring-projects/spring-boot", "path": "spring-boot-project/spring-boot-actuator-autoconfigure/src/main/java/org/springframework/boot/actuate/autoconfigure/tracing/OpenTelemetryTracingAutoConfiguration.java",
          "ref": "3.5.x", "what": "otelTracer: openTelemetry.getTracer(\"org.springframework.boot\", SpringBootVersion.getVersion())"},
     ]
-    f = write("spring-ai-1.traces.json", [spring_trace(40, 1)])
+    f = OUT.write("spring-ai-1.traces.json", [spring_trace(40, 1)])
     add_case(
         "spring-ai-1", [f], sources(SPRING_AI_1_REF),
         "One Spring AI 1.x ChatClient call with OpenAI and tool content observed: spring_ai chat_client > chat gpt-4o "
@@ -1779,7 +1682,7 @@ def case_spring_ai():
         "call, and no call id is recorded. The record is on the find_customer span only (spring.ai.tool.call.result, "
         "Jackson's JSON); no span carries a transcript.",
     )
-    f = write("spring-ai-2.traces.json", [spring_trace(41, 2)])
+    f = OUT.write("spring-ai-2.traces.json", [spring_trace(41, 2)])
     add_case(
         "spring-ai-2", [f], sources(SPRING_AI_2_REF),
         "The same call in Spring AI 2.0: the tool spans are 'execute_tool {tool}' with gen_ai.operation.name "
@@ -1853,7 +1756,7 @@ def case_logfire_openai_agents():
         function_span(f2, 341, 360, "get_weather", args2, WEATHER),
         response_span(r2, 370, 980, "resp_2", [user] + calls() + outputs, final, 281, 24),
     ]
-    f = write("logfire-openai-agents.traces.json", [traces([(scope, spans)])])
+    f = OUT.write("logfire-openai-agents.traces.json", [traces([(scope, spans)])])
     add_case(
         "logfire-openai-agents", [f],
         [
@@ -2012,7 +1915,7 @@ def case_mlflow():
         {"repo": MLFLOW, "path": "mlflow/openai/genai_semconv_converter.py", "ref": "07ab5f970fe43778d01b66783595dea37e38eead",
          "what": "OpenAIChatCompletionConverter: messages but the system ones as GenAI parts (a tool message: tool_call_response with its tool_call_id and its content), choices as output messages with finish_reason, system instructions, finish reasons"},
     ]
-    f = write("mlflow.traces.json", [mlflow_native(44)])
+    f = OUT.write("mlflow.traces.json", [mlflow_native(44)])
     add_case(
         "mlflow", [f], sources,
         "One agent run traced by MLflow (Python) and exported over OTLP as it holds it: support_agent (AGENT, "
@@ -2021,7 +1924,7 @@ def case_mlflow():
         "find_customer span's mlflow.spanOutputs and, as the content of a tool message, in the second Completions "
         "span's mlflow.spanInputs. Not reproduced: mlflow.experimentId, span events.",
     )
-    f = write("mlflow-genai-semconv.traces.json", [mlflow_genai(45)])
+    f = OUT.write("mlflow-genai-semconv.traces.json", [mlflow_genai(45)])
     add_case(
         "mlflow-genai-semconv", [f], sources,
         "The same run exported with MLFLOW_ENABLE_OTEL_GENAI_SEMCONV=true: invoke_agent, chat gpt-4o, execute_tool, "
@@ -2192,7 +2095,7 @@ def case_haystack():
         {"repo": HAYSTACK, "path": "haystack/dataclasses/chat_message.py", "ref": HAYSTACK_2_REF,
          "what": "ChatMessage.to_dict: role, meta, name, content; parts {text}, {tool_call: {tool_name, arguments, id, extra}}, {tool_call_result: {result, origin, error}}"},
     ]
-    f = write("haystack-2-agent.traces.json", [haystack_2(46)])
+    f = OUT.write("haystack-2-agent.traces.json", [haystack_2(46)])
     add_case(
         "haystack-2-agent", [f], tracing_sources + [
             {"repo": HAYSTACK, "path": "haystack/core/pipeline/base.py", "ref": HAYSTACK_2_REF,
@@ -2212,7 +2115,7 @@ def case_haystack():
         "output, the second chat_generator's input, and the agent's output (haystack.agent.output and the agent "
         "component's). Not reproduced: the haystack.tracing.auto_enable span, usage's token details.",
     )
-    f = write("haystack-3-agent.traces.json", [haystack_3(47)])
+    f = OUT.write("haystack-3-agent.traces.json", [haystack_3(47)])
     add_case(
         "haystack-3-agent", [f], tracing_sources + [
             {"repo": HAYSTACK, "path": "haystack/components/agents/agent.py", "ref": HAYSTACK_3_REF,
@@ -2354,7 +2257,7 @@ def llamaindex_run(t):
 
 
 def case_llamaindex():
-    f = write("llamaindex-otel.traces.json", [llamaindex_run(48)])
+    f = OUT.write("llamaindex-otel.traces.json", [llamaindex_run(48)])
     add_case(
         "llamaindex-otel", [f], [
             {"repo": LLAMA_INDEX, "path": "llama-index-integrations/observability/llama-index-observability-otel/llama_index/observability/otel/base.py", "ref": LLAMA_INDEX_REF,
@@ -2401,29 +2304,5 @@ CASES = [
 ]
 
 
-def keep_withheld_too(cases, path):
-    """Carries each case's withheld_too over from the manifest on disk: the tests write it (a list of
-    the fail-closed withholdings a case documents), not this generator."""
-    try:
-        with open(path) as f:
-            old = {c["case"]: c.get("withheld_too") for c in json.load(f)}
-    except FileNotFoundError:
-        return
-    for c in cases:
-        if old.get(c["case"]):
-            c["withheld_too"] = old[c["case"]]
-
-
-def main():
-    for c in CASES:
-        c()
-    keep_withheld_too(MANIFEST, os.path.join(HERE, "manifest.json"))
-    with open(os.path.join(HERE, "manifest.json"), "w") as f:
-        json.dump(MANIFEST, f, indent=2, ensure_ascii=False)
-        f.write("\n")
-    for w in WRITTEN:
-        print(w)
-
-
 if __name__ == "__main__":
-    main()
+    OUT.run(CASES)

@@ -11,130 +11,59 @@ and value encodings follow the instrumentations' own source (see README.md and m
 
 Run: python3 gen.py   (rewrites every *.json here; output is deterministic)
 """
-import hashlib
 import json
 import os
+import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # testdata/formats: otlpgen
+from otlpgen import (FIND_ARGS, KIND_CLIENT, KIND_INTERNAL, RECORD, SECRETS, USER_TEXT, WEATHER, WEATHER_ARGS, Output,
+                     attributes, event, hexid, jcompact, jdump, service_resource, span, traces_request)
 
-# ---------------------------------------------------------------- the scripted conversation
+OUT = Output(__file__)
 
-RECORD = {
-    "customer_id": "cus_88421907",
-    "name": "Jane Roe-Whitfield",
-    "email": "jane.roe@example-mail.test",
-    "phone": "+1 415 555 0199",
-    "notes": "VIP; disputes every invoice since March",
-    "status": "active",
-    "orders": [{"id": "ord_1", "total": 129.5}],
-}
-SECRETS = [
-    "cus_88421907",
-    "Jane Roe-Whitfield",
-    "jane.roe@example-mail.test",
-    "+1 415 555 0199",
-    "VIP; disputes every invoice since March",
-]
-CUST_ARGS = {"query": "Roe-Whitfield account"}
-WEATHER_ARGS = {"city": "Oslo"}
-WEATHER = {"city": "Oslo", "temp_c": 3, "sky": "overcast skies today"}
-USER_TEXT = "Look up the Roe-Whitfield account and tell me the weather in Oslo."
+# ---------------------------------------------------------------- the scripted conversation (besides otlpgen's)
+
 PLAN_TEXT = "I'll look up the account and check the weather."
 FINAL_TEXT = "The account is active with one order on file. Oslo is at 3 C with overcast skies today."
 
 
-def pyjson(v):
-    """json.dumps with Python's default separators (what Python instrumentations and tools write)."""
-    return json.dumps(v)
-
-
-def jsjson(v):
-    """JSON.stringify (compact)."""
-    return json.dumps(v, separators=(",", ":"))
-
-
 # ---------------------------------------------------------------- OTLP JSON helpers
 
-def anyvalue(v):
-    if isinstance(v, bool):
-        return {"boolValue": v}
-    if isinstance(v, int):
-        return {"intValue": str(v)}
-    if isinstance(v, float):
-        return {"doubleValue": v}
-    if isinstance(v, str):
-        return {"stringValue": v}
-    if isinstance(v, (list, tuple)):
-        return {"arrayValue": {"values": [anyvalue(x) for x in v]}}
-    if isinstance(v, dict):
-        return {"kvlistValue": {"values": [{"key": k, "value": anyvalue(x)} for k, x in v.items()]}}
-    raise TypeError(type(v))
-
-
-def attrs(d):
-    return [{"key": k, "value": anyvalue(v)} for k, v in d.items() if v is not None]
-
-
-def hexid(case, label, n):
-    return hashlib.sha256(f"{case}/{label}".encode()).hexdigest()[:n]
-
-
 BASE_NS = 1767261600000000000  # 2026-01-01T10:00:00Z
-MS = 1_000_000
 
 
 class Trace:
-    """Spans of one trace, grouped by instrumentation scope in insertion order."""
+    """Spans of one trace, grouped by instrumentation scope in insertion order. Ids are hashes of the case
+    and a label; an attribute whose value is None is left out (the instrumentations skip unset values)."""
 
     def __init__(self, case, service):
         self.case = case
         self.service = service
-        self.trace_id = hexid(case, "trace", 32)
+        self.trace_id = hexid(f"{case}/trace", 32)
         self.scopes = {}  # (name, version) -> [span]
 
-    def span(self, label, scope, name, kind, start_ms, end_ms, attributes, parent=None, events=None,
-             status=None):
-        sid = hexid(self.case, label, 16)
-        s = {"traceId": self.trace_id, "spanId": sid}
-        if parent is not None:
-            s["parentSpanId"] = parent
-        s.update({
-            "name": name,
-            "kind": kind,
-            "startTimeUnixNano": str(BASE_NS + start_ms * MS),
-            "endTimeUnixNano": str(BASE_NS + end_ms * MS),
-            "attributes": attrs(attributes),
-        })
+    def span(self, label, scope, name, kind, start_ms, end_ms, attrs, parent=None, events=None, status=None):
+        sid = hexid(f"{self.case}/{label}", 16)
         if events:
-            s["events"] = [{"name": n, "timeUnixNano": str(BASE_NS + t * MS), "attributes": attrs(a)}
-                           for (n, t, a) in events]
-        s["status"] = status or {}
-        self.scopes.setdefault(scope, []).append(s)
+            events = [event(n, t, a, BASE_NS, drop_none=True) for (n, t, a) in events]
+        self.scopes.setdefault(scope, []).append(span(self.trace_id, sid, name, start_ms, end_ms, attrs, parent,
+                                                      kind, events, status, BASE_NS, drop_none=True))
         return sid
 
     def doc(self):
-        return {"resourceSpans": [{
-            "resource": {"attributes": attrs({"service.name": self.service})},
-            "scopeSpans": [
-                {"scope": {"name": n, "version": v}, "spans": spans}
-                for (n, v), spans in self.scopes.items()
-            ],
-        }]}
-
-
-KIND_INTERNAL, KIND_SERVER, KIND_CLIENT = 1, 2, 3
-
-CASES = []  # manifest entries, in order
+        return traces_request(service_resource(self.service),
+                              [({"name": n, "version": v}, spans) for (n, v), spans in self.scopes.items()])
 
 
 def emit(case, files, sources, notes):
     out = []
     for fname, signal, doc in files:
-        with open(os.path.join(HERE, fname), "w") as f:
+        with open(os.path.join(OUT.dir, fname), "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")
         out.append({"path": fname, "signal": signal})
-    CASES.append({
+    OUT.manifest.append({
         "case": case,
         "files": out,
         "sources": sources,
@@ -142,11 +71,6 @@ def emit(case, files, sources, notes):
         "secrets": SECRETS,
         "notes": notes,
     })
-
-
-def flat(prefix, d):
-    """Prefix every key of d (OpenLLMetry / OpenInference flattened attributes)."""
-    return {f"{prefix}.{k}": v for k, v in d.items()}
 
 
 # ---------------------------------------------------------------- 1. anthropic-openllmetry
@@ -165,8 +89,8 @@ def traceloop_workflow_and_tools(t, case, workflow, tools, times, sdk_version="0
         "traceloop.workflow.name": workflow,
         "traceloop.span.kind": "workflow",
         "traceloop.entity.name": workflow,
-        "traceloop.entity.input": pyjson({"args": [USER_TEXT], "kwargs": {}}),
-        "traceloop.entity.output": pyjson(FINAL_TEXT),
+        "traceloop.entity.input": jdump({"args": [USER_TEXT], "kwargs": {}}),
+        "traceloop.entity.output": jdump(FINAL_TEXT),
     })
     ids = {}
     for (name, args, result, start, end) in tools:
@@ -176,8 +100,8 @@ def traceloop_workflow_and_tools(t, case, workflow, tools, times, sdk_version="0
             "traceloop.entity.name": name,
             # traceloop-sdk >= 0.57 also sets gen_ai.tool.name on @tool spans
             "gen_ai.tool.name": name if sdk_version != "0.53.4" else None,
-            "traceloop.entity.input": pyjson({"args": [], "kwargs": args}),
-            "traceloop.entity.output": pyjson(result),
+            "traceloop.entity.input": jdump({"args": [], "kwargs": args}),
+            "traceloop.entity.output": jdump(result),
         }, parent=root)
     return root, ids
 
@@ -185,7 +109,7 @@ def traceloop_workflow_and_tools(t, case, workflow, tools, times, sdk_version="0
 def case_anthropic_openllmetry():
     case = "anthropic-openllmetry"
     t = Trace(case, "svc")
-    tools = [("find_customer", CUST_ARGS, RECORD, 1210, 1260), ("get_weather", WEATHER_ARGS, WEATHER, 1270, 1300)]
+    tools = [("find_customer", FIND_ARGS, RECORD, 1210, 1260), ("get_weather", WEATHER_ARGS, WEATHER, 1270, 1300)]
     root, _ = traceloop_workflow_and_tools(t, case, "support", tools, {"end": 2600})
     scope = ("opentelemetry.instrumentation.anthropic", "0.53.4")
     cid, wid = "toolu_01A9cX3pQ7hR2mKd8vLwT5nB", "toolu_01F4eY6sJ2kP9qWz3xCvN8gH"
@@ -202,10 +126,10 @@ def case_anthropic_openllmetry():
         "gen_ai.prompt.0.role": "user",
         "llm.request.functions.0.name": "find_customer",
         "llm.request.functions.0.description": "Find a customer by free-text query",
-        "llm.request.functions.0.input_schema": pyjson({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
+        "llm.request.functions.0.input_schema": jdump({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
         "llm.request.functions.1.name": "get_weather",
         "llm.request.functions.1.description": "Current weather for a city",
-        "llm.request.functions.1.input_schema": pyjson({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+        "llm.request.functions.1.input_schema": jdump({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
         "gen_ai.response.model": "claude-sonnet-4-5-20250929",
         "gen_ai.response.id": "msg_01XbQ2m7Rk4s9TtVw3yZp6Ld",
         "gen_ai.usage.input_tokens": 512,
@@ -215,10 +139,10 @@ def case_anthropic_openllmetry():
         "gen_ai.completion.0.role": "assistant",
         "gen_ai.completion.0.tool_calls.0.id": cid,
         "gen_ai.completion.0.tool_calls.0.name": "find_customer",
-        "gen_ai.completion.0.tool_calls.0.arguments": pyjson(CUST_ARGS),
+        "gen_ai.completion.0.tool_calls.0.arguments": jdump(FIND_ARGS),
         "gen_ai.completion.0.tool_calls.1.id": wid,
         "gen_ai.completion.0.tool_calls.1.name": "get_weather",
-        "gen_ai.completion.0.tool_calls.1.arguments": pyjson(WEATHER_ARGS),
+        "gen_ai.completion.0.tool_calls.1.arguments": jdump(WEATHER_ARGS),
         "gen_ai.completion.0.content": PLAN_TEXT,
     })
     t.span("chat1", scope, "anthropic.chat", KIND_CLIENT, 20, 1200, a1, parent=root)
@@ -226,26 +150,26 @@ def case_anthropic_openllmetry():
     # results are the user's tool_result dicts with the result JSON-encoded as a string
     assistant_blocks = [
         {"citations": None, "text": PLAN_TEXT, "type": "text"},
-        {"id": cid, "input": CUST_ARGS, "name": "find_customer", "type": "tool_use"},
+        {"id": cid, "input": FIND_ARGS, "name": "find_customer", "type": "tool_use"},
         {"id": wid, "input": WEATHER_ARGS, "name": "get_weather", "type": "tool_use"},
     ]
     result_blocks = [
-        {"type": "tool_result", "tool_use_id": cid, "content": pyjson(RECORD)},
-        {"type": "tool_result", "tool_use_id": wid, "content": pyjson(WEATHER)},
+        {"type": "tool_result", "tool_use_id": cid, "content": jdump(RECORD)},
+        {"type": "tool_result", "tool_use_id": wid, "content": jdump(WEATHER)},
     ]
     a2 = dict(common)
     a2.update({
         "gen_ai.prompt.0.content": USER_TEXT,
         "gen_ai.prompt.0.role": "user",
-        "gen_ai.prompt.1.content": pyjson(assistant_blocks),
+        "gen_ai.prompt.1.content": jdump(assistant_blocks),
         "gen_ai.prompt.1.role": "assistant",
         "gen_ai.prompt.1.tool_calls.0.id": cid,
         "gen_ai.prompt.1.tool_calls.0.name": "find_customer",
-        "gen_ai.prompt.1.tool_calls.0.arguments": pyjson(CUST_ARGS),
+        "gen_ai.prompt.1.tool_calls.0.arguments": jdump(FIND_ARGS),
         "gen_ai.prompt.1.tool_calls.1.id": wid,
         "gen_ai.prompt.1.tool_calls.1.name": "get_weather",
-        "gen_ai.prompt.1.tool_calls.1.arguments": pyjson(WEATHER_ARGS),
-        "gen_ai.prompt.2.content": pyjson(result_blocks),
+        "gen_ai.prompt.1.tool_calls.1.arguments": jdump(WEATHER_ARGS),
+        "gen_ai.prompt.2.content": jdump(result_blocks),
         "gen_ai.prompt.2.role": "user",
         "gen_ai.response.model": "claude-sonnet-4-5-20250929",
         "gen_ai.response.id": "msg_01Hc5Vn8Wq2r7UuBx4zAp9Me",
@@ -279,7 +203,7 @@ def case_anthropic_openllmetry():
                 out.append({"type": "tool_call_response", "id": b["tool_use_id"], "response": b["content"]})
         return out
 
-    tool_defs = pyjson([
+    tool_defs = jdump([
         {"name": "find_customer", "description": "Find a customer by free-text query",
          "input_schema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}},
         {"name": "get_weather", "description": "Current weather for a city",
@@ -292,12 +216,12 @@ def case_anthropic_openllmetry():
              "msg_01Hc5Vn8Wq2r7UuBx4zAp9Me", 790, 31)):
         a = {"traceloop.workflow.name": "support", "gen_ai.provider.name": "anthropic", "gen_ai.operation.name": "chat",
              "gen_ai.request.model": "claude-sonnet-4-5", "gen_ai.request.max_tokens": 1024,
-             "gen_ai.input.messages": pyjson([{"role": m["role"], "parts": parts(m["content"])} for m in msgs]),
+             "gen_ai.input.messages": jdump([{"role": m["role"], "parts": parts(m["content"])} for m in msgs]),
              "gen_ai.tool.definitions": tool_defs,
              "gen_ai.response.model": "claude-sonnet-4-5-20250929", "gen_ai.response.id": rid,
              "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
              "gen_ai.usage.total_tokens": tin + tout, "gen_ai.response.finish_reasons": [stop],
-             "gen_ai.output.messages": pyjson([{"role": "assistant", "parts": out_parts, "finish_reason": stop}])}
+             "gen_ai.output.messages": jdump([{"role": "assistant", "parts": out_parts, "finish_reason": stop}])}
         t.span(label, scope, "anthropic.chat", KIND_CLIENT, s, e, a, parent=root)
     files.append((f"{case}.semconv.traces.json", "traces", t.doc()))
     emit(case, files, [
@@ -397,7 +321,7 @@ def case_anthropic_openinference():
     first_text = "I'll look up the account first."
     # the three replies (what the SDK returns; the app appends resp.content as the assistant turn)
     r1 = [PyObj("TextBlock", citations=None, text=first_text, type="text"),
-          PyObj("ToolUseBlock", id=cid, input=CUST_ARGS, name="find_customer", type="tool_use")]
+          PyObj("ToolUseBlock", id=cid, input=FIND_ARGS, name="find_customer", type="tool_use")]
     r2 = [PyObj("ToolUseBlock", id=wid, input=WEATHER_ARGS, name="get_weather", type="tool_use")]
     msgs = [{"role": "user", "content": USER_TEXT}]
     tools = [CUST_TOOL_DEF, WEATHER_TOOL_DEF]
@@ -406,7 +330,7 @@ def case_anthropic_openinference():
         content = []
         for b in blocks:
             content.append(dict(b.fields))
-        return jsjson({"id": mid, "content": content, "model": "claude-sonnet-4-5-20250929", "role": "assistant",
+        return jcompact({"id": mid, "content": content, "model": "claude-sonnet-4-5-20250929", "role": "assistant",
                        "stop_reason": stop, "stop_sequence": None, "type": "message",
                        "usage": {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
                                  "input_tokens": tin, "output_tokens": tout, "server_tool_use": None,
@@ -482,13 +406,13 @@ def case_anthropic_openinference():
 
     # the kwargs dict holds the live list, but the attributes are taken at call time: copy per call
     llm_span("llm1", 20, 1000, list(msgs), r1, "tool_use", "msg_01XbQ2m7Rk4s9TtVw3yZp6Ld", 512, 64)
-    oi_decorated_tool(t, app, root, "find_customer", "Find a customer by free-text query", CUST_ARGS, RECORD, 1010, 1060)
+    oi_decorated_tool(t, app, root, "find_customer", "Find a customer by free-text query", FIND_ARGS, RECORD, 1010, 1060)
     msgs += [{"role": "assistant", "content": r1},
-             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": cid, "content": pyjson(RECORD)}]}]
+             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": cid, "content": jdump(RECORD)}]}]
     llm_span("llm2", 1070, 2000, list(msgs), r2, "tool_use", "msg_01Hc5Vn8Wq2r7UuBx4zAp9Me", 700, 40)
     oi_decorated_tool(t, app, root, "get_weather", "Current weather for a city", WEATHER_ARGS, WEATHER, 2010, 2040)
     msgs += [{"role": "assistant", "content": r2},
-             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": wid, "content": pyjson(WEATHER)}]}]
+             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": wid, "content": jdump(WEATHER)}]}]
     final = [PyObj("TextBlock", citations=None, text=FINAL_TEXT, type="text")]
     llm_span("llm3", 2050, 3000, list(msgs), final, "end_turn", "msg_01Tn4Qe2Yc8v5WxKr7zBp3Uf", 790, 31)
     P = "python/instrumentation/openinference-instrumentation-anthropic/src/openinference/instrumentation/anthropic"
@@ -528,7 +452,7 @@ def converse_flow(cust_result_content, weather_result_content):
     first_text = "I'll look up the account first."
     msgs = [{"role": "user", "content": [{"text": USER_TEXT}]}]
     r1 = {"role": "assistant", "content": [{"text": first_text},
-                                           {"toolUse": {"toolUseId": cid, "name": "find_customer", "input": CUST_ARGS}}]}
+                                           {"toolUse": {"toolUseId": cid, "name": "find_customer", "input": FIND_ARGS}}]}
     r2 = {"role": "assistant", "content": [{"toolUse": {"toolUseId": wid, "name": "get_weather", "input": WEATHER_ARGS}}]}
     r3 = {"role": "assistant", "content": [{"text": FINAL_TEXT}]}
     calls = [(list(msgs), r1, "tool_use", (512, 64))]
@@ -557,7 +481,7 @@ def case_bedrock_converse():
 
     # (a) OpenLLMetry <= 0.53.4: gen_ai.prompt.{i}.content = json.dumps(message["content"], default=str)
     t = Trace(case + "/openllmetry", "svc")
-    tools = [("find_customer", CUST_ARGS, RECORD) + TOOL_TIMES3[0], ("get_weather", WEATHER_ARGS, WEATHER) + TOOL_TIMES3[1]]
+    tools = [("find_customer", FIND_ARGS, RECORD) + TOOL_TIMES3[0], ("get_weather", WEATHER_ARGS, WEATHER) + TOOL_TIMES3[1]]
     root, _ = traceloop_workflow_and_tools(t, case + "/openllmetry", "support", tools, {"end": 3010})
     scope = ("opentelemetry.instrumentation.bedrock", "0.53.4")
     calls = converse_flow([{"json": RECORD}], [{"json": WEATHER}])
@@ -608,12 +532,12 @@ def case_bedrock_converse():
         a = {"traceloop.workflow.name": "support",
              "gen_ai.provider.name": "aws.bedrock", "gen_ai.request.model": "claude-3-5-sonnet-20240620-v1:0",
              "gen_ai.operation.name": "chat", "gen_ai.request.max_tokens": 1024,
-             "gen_ai.tool.definitions": pyjson(tool_defs),
+             "gen_ai.tool.definitions": jdump(tool_defs),
              "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
              "gen_ai.usage.total_tokens": tin + tout,
-             "gen_ai.input.messages": pyjson([{"role": m["role"], "parts": parts(m["content"])} for m in sent]),
+             "gen_ai.input.messages": jdump([{"role": m["role"], "parts": parts(m["content"])} for m in sent]),
              "gen_ai.response.finish_reasons": [fr],
-             "gen_ai.output.messages": pyjson([{"role": "assistant", "parts": parts(reply["content"]), "finish_reason": fr}])}
+             "gen_ai.output.messages": jdump([{"role": "assistant", "parts": parts(reply["content"]), "finish_reason": fr}])}
         t.span(f"converse{n}", scope, "bedrock.converse", KIND_CLIENT, s, e, a, parent=root)
     files.append((f"{case}.openllmetry-semconv.traces.json", "traces", t.doc()))
 
@@ -623,7 +547,7 @@ def case_bedrock_converse():
     app = ("__main__", "")
     root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
     scope = ("openinference.instrumentation.bedrock", "0.1.45")
-    calls = converse_flow([{"text": pyjson(RECORD)}], [{"json": WEATHER}])
+    calls = converse_flow([{"text": jdump(RECORD)}], [{"json": WEATHER}])
 
     def oi_msgs(prefix, messages):
         a = {}
@@ -670,7 +594,7 @@ def case_bedrock_converse():
                   "output.value": oijson(reply), "output.mime_type": "application/json"})
         t.span(f"converse{n}", scope, "bedrock.converse", KIND_INTERNAL, s, e, a, parent=root, status={"code": 1})
         if n < 2:
-            name, args, result = [("find_customer", CUST_ARGS, RECORD), ("get_weather", WEATHER_ARGS, WEATHER)][n]
+            name, args, result = [("find_customer", FIND_ARGS, RECORD), ("get_weather", WEATHER_ARGS, WEATHER)][n]
             desc = {"find_customer": "Find a customer by free-text query", "get_weather": "Current weather for a city"}[name]
             oi_decorated_tool(t, app, root, name, desc, args, result, *TOOL_TIMES3[n])
     files.append((f"{case}.openinference.traces.json", "traces", t.doc()))
@@ -718,7 +642,7 @@ def case_gemini_function_response():
     # the app keeps a list of types.Content; the model turns are response.candidates[0].content;
     # tool results are types.Part.from_function_response(name=..., response={"result": ...}) in a user turn
     user = {"parts": [{"text": USER_TEXT}], "role": "user"}
-    r1 = {"parts": [{"function_call": {"args": CUST_ARGS, "name": "find_customer"}}], "role": "model"}
+    r1 = {"parts": [{"function_call": {"args": FIND_ARGS, "name": "find_customer"}}], "role": "model"}
     fr1 = {"parts": [{"function_response": {"name": "find_customer", "response": {"result": RECORD}}}], "role": "user"}
     r2 = {"parts": [{"function_call": {"args": WEATHER_ARGS, "name": "get_weather"}}], "role": "model"}
     fr2 = {"parts": [{"function_response": {"name": "get_weather", "response": {"result": WEATHER}}}], "role": "user"}
@@ -778,7 +702,7 @@ def case_gemini_function_response():
                 "model_version": "gemini-2.0-flash-001", "response_id": rid,
                 "usage_metadata": {"candidates_token_count": tout, "prompt_token_count": tin,
                                    "total_token_count": tin + tout}}
-        a["output.value"] = jsjson(resp)
+        a["output.value"] = jcompact(resp)
         a["output.mime_type"] = "application/json"
         a["llm.model_name"] = "gemini-2.0-flash-001"
         a["llm.token_count.prompt"] = tin
@@ -788,7 +712,7 @@ def case_gemini_function_response():
         t.span(label, scope, "GenerateContent", KIND_INTERNAL, s, e, a, parent=root, status={"code": 1})
 
     span("gen1", 20, 1000, [user], r1, 120, 8, "kR9mZ_2fH8yQ1MIPp7Ck2Aw")
-    oi_decorated_tool(t, app, root, "find_customer", "Find a customer by free-text query", CUST_ARGS, RECORD, 1010, 1060)
+    oi_decorated_tool(t, app, root, "find_customer", "Find a customer by free-text query", FIND_ARGS, RECORD, 1010, 1060)
     span("gen2", 1070, 2000, [user, r1, fr1], r2, 230, 7, "mT4nB_6xK2pL9QIPs3Dh5Ev")
     oi_decorated_tool(t, app, root, "get_weather", "Current weather for a city", WEATHER_ARGS, WEATHER, 2010, 2040)
     span("gen3", 2050, 3000, [user, r1, fr1, r2, fr2], r3, 280, 24, "pW8cF_1rJ7tN3YIPv6Gk0Hx")
@@ -828,17 +752,17 @@ def case_gemini_function_response():
 def case_ollama():
     case = "ollama"
     t = Trace(case, "svc")
-    tools = [("find_customer", CUST_ARGS, RECORD, 1010, 1060), ("get_weather", WEATHER_ARGS, WEATHER, 1070, 1100)]
+    tools = [("find_customer", FIND_ARGS, RECORD, 1010, 1060), ("get_weather", WEATHER_ARGS, WEATHER, 1070, 1100)]
     root, _ = traceloop_workflow_and_tools(t, case, "support", tools, {"end": 2300})
     scope = ("opentelemetry.instrumentation.ollama", "0.53.4")
     # the request body the ollama client hands to Client._request (ChatRequest(...).model_dump(exclude_none=True);
     # _copy_messages drops falsy fields, so the assistant's empty content is gone)
     user = {"role": "user", "content": USER_TEXT}
     assistant = {"role": "assistant", "tool_calls": [
-        {"function": {"name": "find_customer", "arguments": CUST_ARGS}},
+        {"function": {"name": "find_customer", "arguments": FIND_ARGS}},
         {"function": {"name": "get_weather", "arguments": WEATHER_ARGS}}]}
-    tool_msgs = [{"role": "tool", "content": pyjson(RECORD), "tool_name": "find_customer"},
-                 {"role": "tool", "content": pyjson(WEATHER), "tool_name": "get_weather"}]
+    tool_msgs = [{"role": "tool", "content": jdump(RECORD), "tool_name": "find_customer"},
+                 {"role": "tool", "content": jdump(WEATHER), "tool_name": "get_weather"}]
     functions = [
         ("find_customer", "Find a customer by free-text query",
          {"type": "object", "required": ["query"], "properties": {"query": {"type": "string"}}}),
@@ -860,11 +784,11 @@ def case_ollama():
         for i, m in enumerate(messages):
             for j, tc in enumerate(m.get("tool_calls") or []):
                 a[f"gen_ai.prompt.{i}.tool_calls.{j}.name"] = tc["function"]["name"]
-                a[f"gen_ai.prompt.{i}.tool_calls.{j}.arguments"] = pyjson(tc["function"]["arguments"])
+                a[f"gen_ai.prompt.{i}.tool_calls.{j}.arguments"] = jdump(tc["function"]["arguments"])
         for k, (name, desc, params) in enumerate(functions):
             a[f"llm.request.functions.{k}.name"] = name
             a[f"llm.request.functions.{k}.description"] = desc
-            a[f"llm.request.functions.{k}.parameters"] = pyjson(params)
+            a[f"llm.request.functions.{k}.parameters"] = jdump(params)
         # set_response_attributes: only message content (empty for a tool-call reply) and role
         if reply_content:
             a["gen_ai.completion.0.content"] = reply_content
@@ -914,8 +838,8 @@ def case_openai_legacy_function():
         {"name": "get_weather", "description": "Current weather for a city",
          "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
     ]
-    cust_args_str = jsjson(CUST_ARGS)      # what the model returns in function_call.arguments
-    weather_args_str = jsjson(WEATHER_ARGS)
+    cust_args_str = jcompact(FIND_ARGS)      # what the model returns in function_call.arguments
+    weather_args_str = jcompact(WEATHER_ARGS)
     # the app appends response.choices[0].message (pydantic); openai-python's transform turns it into
     # model_dump(exclude_unset=True, mode="json") in the request body
     a1 = {"content": None, "refusal": None, "role": "assistant", "annotations": [],
@@ -923,14 +847,14 @@ def case_openai_legacy_function():
     a2 = {"content": None, "refusal": None, "role": "assistant", "annotations": [],
           "function_call": {"arguments": weather_args_str, "name": "get_weather"}}
     user = {"role": "user", "content": USER_TEXT}
-    f1 = {"role": "function", "name": "find_customer", "content": pyjson(RECORD)}
-    f2 = {"role": "function", "name": "get_weather", "content": pyjson(WEATHER)}
+    f1 = {"role": "function", "name": "find_customer", "content": jdump(RECORD)}
+    f2 = {"role": "function", "name": "get_weather", "content": jdump(WEATHER)}
     final = {"content": FINAL_TEXT, "refusal": None, "role": "assistant", "annotations": []}
     calls = [([user], a1, "function_call", "chatcmpl-Bf1aXq2", (96, 18)),
              ([user, a1, f1], a2, "function_call", "chatcmpl-Bf1bYr3", (171, 15)),
              ([user, a1, f1, a2, f2], final, "stop", "chatcmpl-Bf1cZs4", (214, 24))]
     tool_times = [(1010, 1060), (2010, 2040)]
-    tools = [("find_customer", CUST_ARGS, RECORD) + tool_times[0], ("get_weather", WEATHER_ARGS, WEATHER) + tool_times[1]]
+    tools = [("find_customer", FIND_ARGS, RECORD) + tool_times[0], ("get_weather", WEATHER_ARGS, WEATHER) + tool_times[1]]
 
     # (a) OpenLLMetry openai 0.53.4 (gen_ai.prompt.* / gen_ai.completion.*)
     t = Trace(case + "/openllmetry", "svc")
@@ -947,7 +871,7 @@ def case_openai_legacy_function():
         for k, f in enumerate(functions):
             a[f"llm.request.functions.{k}.name"] = f["name"]
             a[f"llm.request.functions.{k}.description"] = f["description"]
-            a[f"llm.request.functions.{k}.parameters"] = pyjson(f["parameters"])
+            a[f"llm.request.functions.{k}.parameters"] = jdump(f["parameters"])
         a["llm.request.reasoning_effort"] = []
         a.update({"gen_ai.response.model": "gpt-4o-mini-2024-07-18", "gen_ai.response.id": rid,
                   "gen_ai.openai.system_fingerprint": "fp_560af6e559", "llm.usage.total_tokens": tin + tout,
@@ -986,7 +910,7 @@ def case_openai_legacy_function():
                 "created": 1767261600 + n, "model": "gpt-4o-mini-2024-07-18", "object": "chat.completion",
                 "service_tier": "default", "system_fingerprint": "fp_560af6e559",
                 "usage": {"completion_tokens": tout, "prompt_tokens": tin, "total_tokens": tin + tout}}
-        a.update({"output.value": jsjson(resp), "output.mime_type": "application/json",
+        a.update({"output.value": jcompact(resp), "output.mime_type": "application/json",
                   "llm.model_name": "gpt-4o-mini-2024-07-18", "llm.token_count.total": tin + tout,
                   "llm.token_count.prompt": tin, "llm.token_count.completion": tout,
                   "llm.output_messages.0.message.role": "assistant"})
@@ -998,7 +922,7 @@ def case_openai_legacy_function():
         a["llm.finish_reason"] = finish
         t.span(f"chat{n}", scope, "ChatCompletion", KIND_INTERNAL, s, e, a, parent=root, status={"code": 1})
         if n < 2:
-            name, args, result = [("find_customer", CUST_ARGS, RECORD), ("get_weather", WEATHER_ARGS, WEATHER)][n]
+            name, args, result = [("find_customer", FIND_ARGS, RECORD), ("get_weather", WEATHER_ARGS, WEATHER)][n]
             oi_decorated_tool(t, app, root, name, functions[n]["description"], args, result, *tool_times[n])
     files.append((f"{case}.openinference.traces.json", "traces", t.doc()))
 
@@ -1075,18 +999,18 @@ def case_langchain_message_dicts():
               "input_token_details": {"audio": 0, "cache_read": 0}, "output_token_details": {"audio": 0, "reasoning": 0}}
     ai1 = LC("ai", content="", id="lc_run--5b7e3c1a-9d2f-4e8b-a6c4-0f1e2d3c4b5a",
              additional_kwargs={"tool_calls": [
-                 {"id": cid, "function": {"arguments": jsjson(CUST_ARGS), "name": "find_customer"}, "type": "function"},
-                 {"id": wid, "function": {"arguments": jsjson(WEATHER_ARGS), "name": "get_weather"}, "type": "function"}]},
+                 {"id": cid, "function": {"arguments": jcompact(FIND_ARGS), "name": "find_customer"}, "type": "function"},
+                 {"id": wid, "function": {"arguments": jcompact(WEATHER_ARGS), "name": "get_weather"}, "type": "function"}]},
              response_metadata={"finish_reason": "tool_calls", "model_name": "gpt-4o-mini-2024-07-18",
                                 "model_provider": "openai"},
-             tool_calls=[{"name": "find_customer", "args": CUST_ARGS, "id": cid, "type": "tool_call"},
+             tool_calls=[{"name": "find_customer", "args": FIND_ARGS, "id": cid, "type": "tool_call"},
                          {"name": "get_weather", "args": WEATHER_ARGS, "id": wid, "type": "tool_call"}],
              usage_metadata=usage1)
     # find_customer is a @tool(response_format="content_and_artifact") returning (json.dumps(record), record);
     # get_weather returns a dict, which BaseTool stringifies with json.dumps(ensure_ascii=False)
-    tm1 = LC("tool", content=pyjson(RECORD), name="find_customer", id="b2c4e6f8-1a3b-4c5d-8e9f-0a1b2c3d4e5f",
+    tm1 = LC("tool", content=jdump(RECORD), name="find_customer", id="b2c4e6f8-1a3b-4c5d-8e9f-0a1b2c3d4e5f",
              tool_call_id=cid, artifact=RECORD)
-    tm2 = LC("tool", content=pyjson(WEATHER), name="get_weather", id="c3d5f7a9-2b4c-4d6e-9f0a-1b2c3d4e5f6a",
+    tm2 = LC("tool", content=jdump(WEATHER), name="get_weather", id="c3d5f7a9-2b4c-4d6e-9f0a-1b2c3d4e5f6a",
              tool_call_id=wid)
     usage2 = {"input_tokens": 231, "output_tokens": 24, "total_tokens": 255,
               "input_token_details": {"audio": 0, "cache_read": 0}, "output_token_details": {"audio": 0, "reasoning": 0}}
@@ -1166,7 +1090,7 @@ def case_langchain_message_dicts():
         tools = t.span("tools", sc, "tools", KIND_INTERNAL, 1010, 1300, chain_attrs(
             "CHAIN", {"messages": [human, ai1]}, {"messages": [tm1, tm2]}), parent=root, status=ok)
         for (label, name, desc, args, msg, s, e) in (
-                ("t1", "find_customer", "Find a customer by free-text query", CUST_ARGS, tm1, 1020, 1100),
+                ("t1", "find_customer", "Find a customer by free-text query", FIND_ARGS, tm1, 1020, 1100),
                 ("t2", "get_weather", "Current weather for a city", WEATHER_ARGS, tm2, 1020, 1080)):
             a = {"openinference.span.kind": "TOOL",
                  # on_tool_start(input_str=str(tool_input)): a Python repr; _convert_io tags it JSON by its braces
@@ -1224,7 +1148,7 @@ def case_vercel_experimental_content():
     user2 = {"role": "user", "content": follow}
     answer2 = "Yes, the account is active."
     # find_customer has experimental_toToolResultContent: r => [{ type: 'text', text: JSON.stringify(r) }]
-    cust_content = [{"type": "text", "text": jsjson(RECORD)}]
+    cust_content = [{"type": "text", "text": jcompact(RECORD)}]
     tools_lm = [
         {"type": "function", "name": "find_customer", "description": "Find a customer by free-text query",
          "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"],
@@ -1236,7 +1160,7 @@ def case_vercel_experimental_content():
     # response messages of turn 1 (toResponseMessages): assistant {role, content, id}, tool {role, id, content}
     resp_msgs = [
         {"role": "assistant", "content": [
-            {"type": "tool-call", "toolCallId": cid, "toolName": "find_customer", "args": CUST_ARGS},
+            {"type": "tool-call", "toolCallId": cid, "toolName": "find_customer", "args": FIND_ARGS},
             {"type": "tool-call", "toolCallId": wid, "toolName": "get_weather", "args": WEATHER_ARGS}],
          "id": "msg-9XkQ2vR7mLp4Tn8Ws1Yc6Bd3"},
         {"role": "tool", "id": "msg-4HfJ8sN2qWx6Ze1Vr9Kt3Ga7", "content": [
@@ -1279,14 +1203,14 @@ def case_vercel_experimental_content():
 
     def do_generate(label, parent, s, e, msgs, fmt, finish, tool_calls, text, rid, tin, tout):
         a = op("ai.generateText.doGenerate")
-        a.update({"ai.prompt.format": fmt, "ai.prompt.messages": jsjson(lm_prompt(msgs)),
-                  "ai.prompt.tools": [jsjson(x) for x in tools_lm], "ai.prompt.toolChoice": jsjson({"type": "auto"}),
+        a.update({"ai.prompt.format": fmt, "ai.prompt.messages": jcompact(lm_prompt(msgs)),
+                  "ai.prompt.tools": [jcompact(x) for x in tools_lm], "ai.prompt.toolChoice": jcompact({"type": "auto"}),
                   "gen_ai.system": "openai.chat", "gen_ai.request.model": "gpt-4o-mini",
                   "ai.response.finishReason": finish})
         if text:
             a["ai.response.text"] = text
         if tool_calls:
-            a["ai.response.toolCalls"] = jsjson(tool_calls)
+            a["ai.response.toolCalls"] = jcompact(tool_calls)
         a.update({"ai.response.id": rid, "ai.response.model": "gpt-4o-mini-2024-07-18",
                   "ai.response.timestamp": "2026-01-01T10:00:01.000Z",
                   "ai.usage.promptTokens": tin, "ai.usage.completionTokens": tout,
@@ -1298,17 +1222,17 @@ def case_vercel_experimental_content():
     root = t.span("app", ("svc", ""), "support-chat turn", KIND_INTERNAL, 0, 4200, {})
     # turn 1: generateText({ messages: [user1], tools, maxSteps: 3 })
     g1a = op("ai.generateText")
-    g1a.update({"ai.prompt": jsjson({"messages": [user1]}), "ai.settings.maxSteps": 3})
+    g1a.update({"ai.prompt": jcompact({"messages": [user1]}), "ai.settings.maxSteps": 3})
     g1 = t.span("gen1", scope, "ai.generateText", KIND_INTERNAL, 10, 2600, g1a, parent=root)
-    lm_calls = [{"toolCallType": "function", "toolCallId": cid, "toolName": "find_customer", "args": jsjson(CUST_ARGS)},
-                {"toolCallType": "function", "toolCallId": wid, "toolName": "get_weather", "args": jsjson(WEATHER_ARGS)}]
+    lm_calls = [{"toolCallType": "function", "toolCallId": cid, "toolName": "find_customer", "args": jcompact(FIND_ARGS)},
+                {"toolCallType": "function", "toolCallId": wid, "toolName": "get_weather", "args": jcompact(WEATHER_ARGS)}]
     do_generate("gen1.step1", g1, 20, 1000, [user1], "messages", "tool-calls", lm_calls, None,
                 "chatcmpl-Bx1aQ2", 120, 46)
-    for (label, name, tc, args, result, s, e) in (("tc1", "find_customer", cid, CUST_ARGS, RECORD, 1010, 1060),
+    for (label, name, tc, args, result, s, e) in (("tc1", "find_customer", cid, FIND_ARGS, RECORD, 1010, 1060),
                                                   ("tc2", "get_weather", wid, WEATHER_ARGS, WEATHER, 1010, 1040)):
         a = {"operation.name": f"ai.toolCall {fid}", "resource.name": fid, "ai.operationId": "ai.toolCall",
              "ai.telemetry.functionId": fid, "ai.toolCall.name": name, "ai.toolCall.id": tc,
-             "ai.toolCall.args": jsjson(args), "ai.toolCall.result": jsjson(result)}
+             "ai.toolCall.args": jcompact(args), "ai.toolCall.result": jcompact(result)}
         t.span(label, scope, "ai.toolCall", KIND_INTERNAL, s, e, a, parent=g1)
     do_generate("gen1.step2", g1, 1070, 2590, [user1] + resp_msgs[:2], "messages", "stop", None, FINAL_TEXT,
                 "chatcmpl-Bx1bR3", 251, 24)
@@ -1317,18 +1241,19 @@ def case_vercel_experimental_content():
     # the outer span gets its response attributes at the end
     for s in t.scopes[scope]:
         if s["spanId"] == g1:
-            s["attributes"] += attrs(t_end)
+            s["attributes"] += attributes(t_end, drop_none=True)
     # turn 2: generateText({ messages: [user1, ...result.response.messages, user2] }): the raw ai.prompt has
     # experimental_content, the converted ai.prompt.messages has content
     hist = [user1] + resp_msgs + [user2]
     g2a = op("ai.generateText")
-    g2a.update({"ai.prompt": jsjson({"messages": hist}), "ai.settings.maxSteps": 3})
+    g2a.update({"ai.prompt": jcompact({"messages": hist}), "ai.settings.maxSteps": 3})
     g2 = t.span("gen2", scope, "ai.generateText", KIND_INTERNAL, 2700, 4100, g2a, parent=root)
     do_generate("gen2.step1", g2, 2710, 4090, hist, "messages", "stop", None, answer2, "chatcmpl-Bx1cS4", 290, 9)
     for s in t.scopes[scope]:
         if s["spanId"] == g2:
-            s["attributes"] += attrs({"ai.response.finishReason": "stop", "ai.response.text": answer2,
-                                      "ai.usage.promptTokens": 290, "ai.usage.completionTokens": 9})
+            s["attributes"] += attributes({"ai.response.finishReason": "stop", "ai.response.text": answer2,
+                                           "ai.usage.promptTokens": 290, "ai.usage.completionTokens": 9},
+                                          drop_none=True)
     emit(case, [(f"{case}.traces.json", "traces", t.doc())], [
         {"repo": "vercel/ai", "ref": "v4 (ai 4.2-4.3; stored file id 8857513995)",
          "path": "packages/ai/core/generate-text/generate-text.ts",
@@ -1353,35 +1278,19 @@ def case_vercel_experimental_content():
        "omits them.")
 
 
-# ---------------------------------------------------------------- main
+# ---------------------------------------------------------------- the cases, in manifest order
 
-
-def keep_withheld_too(cases, path):
-    """Carries each case's withheld_too over from the manifest on disk: the tests write it (a list of
-    the fail-closed withholdings a case documents), not this generator."""
-    try:
-        with open(path) as f:
-            old = {c["case"]: c.get("withheld_too") for c in json.load(f)}
-    except FileNotFoundError:
-        return
-    for c in cases:
-        if old.get(c["case"]):
-            c["withheld_too"] = old[c["case"]]
-
-def main():
-    case_anthropic_openllmetry()
-    case_anthropic_openinference()
-    case_bedrock_converse()
-    case_gemini_function_response()
-    case_ollama()
-    case_openai_legacy_function()
-    case_langchain_message_dicts()
-    case_vercel_experimental_content()
-    keep_withheld_too(CASES, os.path.join(HERE, "manifest.json"))
-    with open(os.path.join(HERE, "manifest.json"), "w") as f:
-        json.dump(CASES, f, indent=1)
-        f.write("\n")
+CASES = [
+    case_anthropic_openllmetry,
+    case_anthropic_openinference,
+    case_bedrock_converse,
+    case_gemini_function_response,
+    case_ollama,
+    case_openai_legacy_function,
+    case_langchain_message_dicts,
+    case_vercel_experimental_content,
+]
 
 
 if __name__ == "__main__":
-    main()
+    OUT.run(CASES, indent=1, ensure_ascii=True)

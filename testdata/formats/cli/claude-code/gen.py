@@ -20,34 +20,15 @@ default 5000 ms), so a trace's root span arrives in a later request than its chi
 are fixed, so the output is byte-identical on every run.
 """
 
-import datetime
-import hashlib
-import json
 import os
+import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # otlpgen
+from otlpgen import (RECORD, SECRETS, Output, attributes, export_batches, hexid, iso_seconds, jcompact, logs_request,
+                     nanos, sha256_hex, to_iso_string, traces_request, utf16_len, uuid4)
 
-# ---------------------------------------------------------------------------
-# The data the support case carries (exactly testdata/formats/genai/gen.py's RECORD and SECRETS).
-
-RECORD = {
-    "customer_id": "cus_88421907",
-    "name": "Jane Roe-Whitfield",
-    "email": "jane.roe@example-mail.test",
-    "phone": "+1 415 555 0199",
-    "notes": "VIP; disputes every invoice since March",
-    "status": "active",
-    "orders": [{"id": "ord_1", "total": 129.5}],
-}
-SECRETS = [
-    "cus_88421907",
-    "Jane Roe-Whitfield",
-    "jane.roe@example-mail.test",
-    "+1 415 555 0199",
-    "VIP; disputes every invoice since March",
-]
-
-T0 = 1767225600000  # 2026-01-01T00:00:00Z, in ms
+OUT = Output(__file__)
 
 CC_VERSION = "2.1.287"
 MODEL = "claude-sonnet-5"
@@ -64,7 +45,6 @@ MITM_REF = "264e329fc065fcb2daf9e61f2c690294a648783b"
 
 LOG_SCOPE = {"name": "com.anthropic.claude_code.events", "version": CC_VERSION}
 TRACE_SCOPE = {"name": "com.anthropic.claude_code.tracing", "version": "1.0.0"}
-EXPORT_INTERVAL_MS = 5000
 
 # The user's MCP servers, as configured in the project's .mcp.json (so server_scope "project").
 SERVERS = ["ci", "kb", "files", "crm", "web"]
@@ -92,17 +72,14 @@ SYSTEM_TOKENS = 21450  # the cached system prompt + tool definitions of the firs
 
 
 # ---------------------------------------------------------------------------
-# Deterministic ids.
+# Deterministic ids (otlpgen's, and Anthropic's base62 ones). All times are milliseconds after otlpgen's T0
+# (the process start of each run).
 
 B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
-def h(seed):
-    return hashlib.sha256(seed.encode()).hexdigest()
-
-
 def b62(seed, n):
-    v = int(h(seed), 16)
+    v = int(sha256_hex(seed), 16)
     out = []
     for _ in range(n):
         v, r = divmod(v, 62)
@@ -110,66 +87,8 @@ def b62(seed, n):
     return "".join(out)
 
 
-def uuid4(seed):
-    x = h(seed)
-    return "%s-%s-4%s-%s%s-%s" % (x[0:8], x[8:12], x[13:16], "89ab"[int(x[16], 16) % 4], x[17:20], x[20:32])
-
-
-def hexid(seed, n):
-    return h(seed)[:n]
-
-
-# All times below are milliseconds after T0 (the process start of each run).
-
-
-def iso(ms):
-    """event.timestamp: ISO 8601 with milliseconds, as JavaScript's Date.toISOString() writes it."""
-    s, milli = divmod(T0 + ms, 1000)
-    d = datetime.datetime.fromtimestamp(s, datetime.timezone.utc)
-    return d.strftime("%Y-%m-%dT%H:%M:%S") + ".%03dZ" % milli
-
-
-def rfc3339(ms):
-    return iso(ms)[:19] + "Z"
-
-
-def ns(ms):
-    return str((T0 + ms) * 1_000_000)
-
-
-def jcompact(v):
-    """JSON text as JavaScript's JSON.stringify writes it (Claude Code is a Node/Bun program)."""
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
-
-
-def utf16_len(s):
-    return len(s.encode("utf-16-le")) // 2
-
-
-# ---------------------------------------------------------------------------
-# OTLP JSON helpers.
-
-
-def av(v):
-    if isinstance(v, bool):
-        return {"boolValue": v}
-    if isinstance(v, int):
-        return {"intValue": str(v)}
-    if isinstance(v, float):
-        return {"doubleValue": v}
-    if isinstance(v, str):
-        return {"stringValue": v}
-    if isinstance(v, (list, tuple)):
-        return {"arrayValue": {"values": [av(x) for x in v]}}
-    raise TypeError(type(v))
-
-
-def attrs(pairs):
-    return [{"key": k, "value": av(v)} for k, v in pairs]
-
-
 RESOURCE = {
-    "attributes": attrs([
+    "attributes": attributes([
         ("host.arch", "arm64"),
         ("os.type", "darwin"),
         ("os.version", "25.1.0"),
@@ -196,7 +115,7 @@ class Session:
         self.logs = []   # (time ms, record)
         self.spans = []  # (end ms, span)
         self.identity = [
-            ("user.id", h("user.id")),
+            ("user.id", sha256_hex("user.id")),
             ("session.id", self.session_id),
             ("organization.id", uuid4("organization.id")),
             ("user.email", "dev@example-corp.test"),
@@ -213,17 +132,17 @@ class Session:
         self.seq += 1
         a = list(self.identity) + [
             ("event.name", name),
-            ("event.timestamp", iso(ms)),
+            ("event.timestamp", to_iso_string(ms)),
             ("event.sequence", self.seq),
         ]
         if in_prompt:
             a.append(("prompt.id", self.prompt_id))
         a += specific
         r = {
-            "timeUnixNano": ns(ms),
-            "observedTimeUnixNano": ns(ms),
+            "timeUnixNano": nanos(ms),
+            "observedTimeUnixNano": nanos(ms),
             "body": {"stringValue": "claude_code." + name},
-            "attributes": attrs(a),
+            "attributes": attributes(a),
             "droppedAttributesCount": 0,
             "flags": 1 if traced else 0,
         }
@@ -241,9 +160,9 @@ class Session:
         s.update({
             "name": "claude_code." + name,
             "kind": 1,
-            "startTimeUnixNano": ns(start),
-            "endTimeUnixNano": ns(end),
-            "attributes": attrs(list(self.identity) + [("span.type", name)] + specific),
+            "startTimeUnixNano": nanos(start),
+            "endTimeUnixNano": nanos(end),
+            "attributes": attributes(list(self.identity) + [("span.type", name)] + specific),
             "droppedAttributesCount": 0,
             "events": events or [],
             "droppedEventsCount": 0,
@@ -256,26 +175,15 @@ class Session:
 
 
 def span_event(name, ms, pairs):
-    return {"attributes": attrs(pairs), "name": name, "timeUnixNano": ns(ms), "droppedAttributesCount": 0}
-
-
-def batches(items):
-    """Split (time, item) pairs into export requests: one per 5 s export interval that has items."""
-    out = {}
-    for t, it in sorted(items, key=lambda p: p[0]):
-        k = -(-t // EXPORT_INTERVAL_MS)  # the export at k*5 s carries what ended in ((k-1)*5 s, k*5 s]
-        out.setdefault(k, []).append(it)
-    return [out[k] for k in sorted(out)]
+    return {"attributes": attributes(pairs), "name": name, "timeUnixNano": nanos(ms), "droppedAttributesCount": 0}
 
 
 def logs_requests(sess):
-    return [{"resourceLogs": [{"resource": RESOURCE, "scopeLogs": [{"scope": LOG_SCOPE, "logRecords": b}]}]}
-            for b in batches(sess.logs)]
+    return [logs_request(RESOURCE, [(LOG_SCOPE, b)]) for b in export_batches(sess.logs)]
 
 
 def traces_requests(sess):
-    return [{"resourceSpans": [{"resource": RESOURCE, "scopeSpans": [{"scope": TRACE_SCOPE, "spans": b}]}]}
-            for b in batches(sess.spans)]
+    return [traces_request(RESOURCE, [(TRACE_SCOPE, b)]) for b in export_batches(sess.spans)]
 
 
 # ---------------------------------------------------------------------------
@@ -466,7 +374,7 @@ def run_session(n, case, prompt, final_text, calls, gap_ms, detailed=False):
         if detailed and last:
             la.append(("response.model_output", final_text))
         la += [("stop_reason", stop), ("gen_ai.response.finish_reasons", [stop])]
-        link = {"attributes": attrs([("link.type", "parent_of")]),
+        link = {"attributes": attributes([("link.type", "parent_of")]),
                 "spanId": hexid(tag + "/server-span", 16), "traceId": hexid(tag + "/server-trace", 32),
                 "droppedAttributesCount": 0, "flags": 769}
         s.span(llm, interaction, "llm_request", llm_start, llm_end, la,
@@ -537,18 +445,6 @@ def run_session(n, case, prompt, final_text, calls, gap_ms, detailed=False):
 # ---------------------------------------------------------------------------
 # Manifest.
 
-MANIFEST = []
-WRITTEN = []
-
-
-def write(name, requests):
-    with open(os.path.join(HERE, name), "w") as f:
-        for r in requests:
-            f.write(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n")
-    WRITTEN.append(name)
-    return {"path": name, "signal": "logs" if ".logs." in name else "traces"}
-
-
 def telemetry_names(pairs):
     out = {}
     for server, tool in pairs:
@@ -608,7 +504,7 @@ def add_case(case, files, calls, expect, reason, notes, sources=SOURCES_COMMON, 
     for c in calls:
         if (c[0], c[1]) not in pairs:
             pairs.append((c[0], c[1]))
-    MANIFEST.append({
+    OUT.manifest.append({
         "case": case,
         "files": files,
         "sources": sources,
@@ -625,8 +521,8 @@ def add_case(case, files, calls, expect, reason, notes, sources=SOURCES_COMMON, 
 
 def emit(n, case, prompt, final, calls, gap_ms, expect, reason, notes, detailed=False, **kw):
     s = run_session(n, case, prompt, final, calls, gap_ms, detailed=detailed)
-    fl = write("claude-code-%s.logs.json" % case, logs_requests(s))
-    ft = write("claude-code-%s.traces.json" % case, traces_requests(s))
+    fl = OUT.write("claude-code-%s.logs.json" % case, logs_requests(s))
+    ft = OUT.write("claude-code-%s.traces.json" % case, traces_requests(s))
     add_case(case, [fl, ft], calls, expect, reason, notes, **kw)
 
 
@@ -642,7 +538,7 @@ def case_build_poll():
     for k, (st, jobs) in enumerate(states):
         served = 6000 + k * gap + exec_ms
         calls.append(("ci", "get_build_status", {"build_id": "b_88231"}, {
-            "build_id": "b_88231", "status": st, "jobs": jobs, "served_at": rfc3339(served),
+            "build_id": "b_88231", "status": st, "jobs": jobs, "served_at": iso_seconds(served),
             "request_id": "req_" + hexid("build-poll/%d" % k, 12)}, exec_ms))
     calls.append(("ci", "merge_pr", {"pr": 4412, "build_id": "b_88231"},
                   {"merged": True, "sha": hexid("build-poll/merge", 40)}, 1450))
@@ -742,29 +638,5 @@ def case_research():
 CASES = [case_build_poll, case_docs_search, case_edit_revert, case_support, case_research]
 
 
-def keep_withheld_too(cases, path):
-    """Carries each case's withheld_too over from the manifest on disk (written by the tests)."""
-    try:
-        with open(path) as f:
-            old = {c["case"]: c.get("withheld_too") for c in json.load(f)}
-    except FileNotFoundError:
-        return
-    for c in cases:
-        if old.get(c["case"]):
-            c["withheld_too"] = old[c["case"]]
-
-
-def main():
-    for c in CASES:
-        c()
-    path = os.path.join(HERE, "manifest.json")
-    keep_withheld_too(MANIFEST, path)
-    with open(path, "w") as f:
-        json.dump(MANIFEST, f, indent=2, ensure_ascii=False)
-        f.write("\n")
-    for w in WRITTEN:
-        print(w)
-
-
 if __name__ == "__main__":
-    main()
+    OUT.run(CASES)

@@ -24,10 +24,15 @@ What Codex puts where (README.md cites file and line for each):
     with lengths and counts only (no prompt, no arguments, no output).
 """
 
-import json
 import os
+import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # otlpgen
+from otlpgen import (FIND_ARGS, KIND_CLIENT, KIND_INTERNAL, KIND_SERVER, RECORD, SECRETS, T0, Output, attributes,
+                     jcompact, logs_request, traces_request)
+
+OUT = Output(__file__)
 
 # ---------------------------------------------------------------------------
 # Sources.
@@ -111,28 +116,6 @@ COMMON_SOURCES = [
 ]
 
 # ---------------------------------------------------------------------------
-# Data shared with testdata/formats/genai/gen.py.
-
-RECORD = {
-    "customer_id": "cus_88421907",
-    "name": "Jane Roe-Whitfield",
-    "email": "jane.roe@example-mail.test",
-    "phone": "+1 415 555 0199",
-    "notes": "VIP; disputes every invoice since March",
-    "status": "active",
-    "orders": [{"id": "ord_1", "total": 129.5}],
-}
-SECRETS = [
-    "cus_88421907",
-    "Jane Roe-Whitfield",
-    "jane.roe@example-mail.test",
-    "+1 415 555 0199",
-    "VIP; disputes every invoice since March",
-]
-
-T0 = 1767225600000000000  # 2026-01-01T00:00:00Z in ns; every run starts here
-
-# ---------------------------------------------------------------------------
 # Environment of the runs (README: "Run environment").
 
 SERVICE = "codex_exec"               # originator of `codex exec` = service.name = tracer name
@@ -169,11 +152,6 @@ L_TOOL_RESULT_TRACE = 1128
 TELEMETRY_PREVIEW_MAX_BYTES = 2 * 1024
 TELEMETRY_PREVIEW_MAX_LINES = 64
 TELEMETRY_PREVIEW_TRUNCATION_NOTICE = "[... telemetry preview truncated ...]"
-
-
-def jcompact(v):
-    """JSON text as serde_json::to_string (and the MCP servers and the model here) write it."""
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
 
 
 # ---------------------------------------------------------------------------
@@ -269,19 +247,9 @@ def ns(us):
 # OTLP JSON helpers.
 
 
-def av(v):
-    if isinstance(v, bool):
-        return {"boolValue": v}
-    if isinstance(v, int):
-        return {"intValue": str(v)}
-    if isinstance(v, str):
-        return {"stringValue": v}
-    raise TypeError(type(v))
-
-
-def attrs(pairs):
-    """pairs: list of (key, value); None values are left out (tracing skips None options)."""
-    return [{"key": k, "value": av(v)} for k, v in pairs if v is not None]
+def field_attrs(pairs):
+    """The OTLP attributes of tracing fields: a field whose value is None (an unset Option) is not recorded."""
+    return attributes(pairs, drop_none=True)
 
 
 def resource(logs):
@@ -292,58 +260,38 @@ def resource(logs):
         pairs.append(("host.name", HOST))
     pairs += [("telemetry.sdk.language", "rust"), ("telemetry.sdk.name", "opentelemetry"),
               ("telemetry.sdk.version", SDK_VERSION)]
-    return {"attributes": attrs(pairs)}
+    return {"attributes": field_attrs(pairs)}
 
 
-def logs_request(records):
-    return {"resourceLogs": [{
-        "resource": resource(True),
-        "scopeLogs": [{"scope": {"name": "codex_otel.log_only"}, "logRecords": records}],
-    }]}
+def codex_logs(records):
+    return logs_request(resource(True), [({"name": "codex_otel.log_only"}, records)])
 
 
-def traces_request(spans):
-    return {"resourceSpans": [{
-        "resource": resource(False),
-        "scopeSpans": [{"scope": {"name": SERVICE}, "spans": spans}],
-    }]}
+def codex_traces(spans):
+    return traces_request(resource(False), [({"name": SERVICE}, spans)])
 
 
 # ---------------------------------------------------------------------------
 # The event metadata of shared.rs.
 
 
-def log_meta(sess, us):
-    return [
+def event_meta(sess, us, logs):
+    """The fields shared.rs appends to every event; user.account_id and user.email on log records only."""
+    pairs = [
         ("event.timestamp", rfc3339_ms(us)),
         ("conversation.id", sess["thread_id"]),
         ("app.version", APP_VERSION),
         ("auth_mode", AUTH_MODE),
         ("originator", SERVICE),
-        ("user.account_id", ACCOUNT_ID),
-        ("user.email", ACCOUNT_EMAIL),
-        ("terminal.type", TERMINAL),
-        ("model", MODEL),
-        ("slug", MODEL),
     ]
+    if logs:
+        pairs += [("user.account_id", ACCOUNT_ID), ("user.email", ACCOUNT_EMAIL)]
+    return pairs + [("terminal.type", TERMINAL), ("model", MODEL), ("slug", MODEL)]
 
 
-def trace_meta(sess, us):
-    return [
-        ("event.timestamp", rfc3339_ms(us)),
-        ("conversation.id", sess["thread_id"]),
-        ("app.version", APP_VERSION),
-        ("auth_mode", AUTH_MODE),
-        ("originator", SERVICE),
-        ("terminal.type", TERMINAL),
-        ("model", MODEL),
-        ("slug", MODEL),
-    ]
-
-
-def log_record(sess, us, line, fields, span=None):
+def log_record(sess, us, line, specific, span=None):
     r = {"observedTimeUnixNano": ns(us), "severityNumber": 9, "severityText": "INFO",
-         "attributes": attrs(fields + log_meta(sess, us)),
+         "attributes": field_attrs(specific + event_meta(sess, us, True)),
          "eventName": "event %s:%d" % (SESSION_TELEMETRY_RS, line)}
     if span is not None:
         r["flags"] = 1
@@ -352,10 +300,10 @@ def log_record(sess, us, line, fields, span=None):
     return r
 
 
-def span_event(sess, us, line, fields):
-    pairs = [("level", "INFO"), ("target", "codex_otel.trace_safe")] + fields + trace_meta(sess, us) + [
+def span_event(sess, us, line, specific):
+    pairs = [("level", "INFO"), ("target", "codex_otel.trace_safe")] + specific + event_meta(sess, us, False) + [
         ("code.file.path", SESSION_TELEMETRY_RS), ("code.module.name", OTEL_MODULE), ("code.line.number", line)]
-    return {"timeUnixNano": ns(us), "name": "event %s:%d" % (SESSION_TELEMETRY_RS, line), "attributes": attrs(pairs)}
+    return {"timeUnixNano": ns(us), "name": "event %s:%d" % (SESSION_TELEMETRY_RS, line), "attributes": field_attrs(pairs)}
 
 
 AUTH_ENV = [
@@ -370,7 +318,6 @@ AUTH_ENV = [
 # ---------------------------------------------------------------------------
 # Spans.
 
-KIND_INTERNAL, KIND_SERVER, KIND_CLIENT = 1, 2, 3
 WORKER = "tokio-runtime-worker"
 
 
@@ -392,7 +339,7 @@ class Trace:
         if parent is not None:
             s["parentSpanId"] = parent["spanId"]
         s.update({"flags": 0x301 if remote_parent else 0x101, "name": name, "kind": kind,
-                  "startTimeUnixNano": ns(start), "endTimeUnixNano": ns(end), "attributes": attrs(pairs)})
+                  "startTimeUnixNano": ns(start), "endTimeUnixNano": ns(end), "attributes": field_attrs(pairs)})
         if events:
             s["events"] = events
         s["status"] = {}
@@ -644,27 +591,14 @@ def run(scn, prompt, steps, final_gap_us, tokens_base):
                          fields=[("thread_id", sess["thread_id"])], parent=spawn, thread=(6, WORKER))
     exec_span = tr_exec.span("codex.exec", 2_000, end, "exec/src/lib.rs", "codex_exec", 219,
                              recorded=[("thread.id", sess["thread_id"]), ("turn.id", turn_id)], thread=(1, "main"))
-    trace_batches.append(traces_request([req1, create, spawn, init]))
-    trace_batches.append(traces_request(turn_spans))
-    trace_batches.append(traces_request([loop, exec_span]))
-    return [logs_request(b) for b in log_batches], trace_batches, rows, sess, turn_id
+    trace_batches.append(codex_traces([req1, create, spawn, init]))
+    trace_batches.append(codex_traces(turn_spans))
+    trace_batches.append(codex_traces([loop, exec_span]))
+    return [codex_logs(b) for b in log_batches], trace_batches, rows, sess, turn_id
 
 
 # ---------------------------------------------------------------------------
 # The five scenarios.
-
-MANIFEST = []
-WRITTEN = []
-
-
-def write(name, requests):
-    path = os.path.join(HERE, name)
-    with open(path, "w") as f:
-        for r in requests:
-            f.write(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n")
-    WRITTEN.append(name)
-    return {"path": name, "signal": "logs" if ".logs." in name else "traces"}
-
 
 SWITCHES = {
     "logs": ["[otel] exporter = { otlp-http = { endpoint = \"<collector>/v1/logs\", protocol = \"binary\" } } "
@@ -719,11 +653,11 @@ def telemetry_names(server, tool):
 
 def add_case(case, prompt, steps, final_gap_us, tokens_base, scn, expect, reason, tools, data_class_tools, secrets, notes):
     logs_reqs, trace_reqs, rows, sess, turn_id = run(scn, prompt, steps, final_gap_us, tokens_base)
-    files = [write("codex-%s.logs.json" % case, logs_reqs), write("codex-%s.traces.json" % case, trace_reqs)]
+    files = [OUT.write("codex-%s.logs.json" % case, logs_reqs), OUT.write("codex-%s.traces.json" % case, trace_reqs)]
     server_of = {}
     for s in steps:
         server_of.setdefault(s["tool"], s["server"])
-    MANIFEST.append({
+    OUT.manifest.append({
         "case": case,
         "files": files,
         "sources": COMMON_SOURCES,
@@ -803,7 +737,7 @@ def case_edit_revert():
 
 
 def case_support():
-    calls = [("crm", "find_customer", {"query": "Roe-Whitfield account"}, jcompact(RECORD)),
+    calls = [("crm", "find_customer", FIND_ARGS, jcompact(RECORD)),
              ("crm", "issue_refund", {"customer_id": "cus_88421907", "amount": 129.5},
               jcompact({"refund_id": "re_5521", "status": "succeeded"}))]
     steps = steps_from(calls, 4, 5 * S, [6 * S])
@@ -857,15 +791,5 @@ def case_research():
 CASES = [case_build_poll, case_docs_search, case_edit_revert, case_support, case_research]
 
 
-def main():
-    for c in CASES:
-        c()
-    with open(os.path.join(HERE, "manifest.json"), "w") as f:
-        json.dump(MANIFEST, f, indent=2, ensure_ascii=False)
-        f.write("\n")
-    for w in WRITTEN:
-        print(w)
-
-
 if __name__ == "__main__":
-    main()
+    OUT.run(CASES)

@@ -23,35 +23,18 @@ every run.
 """
 
 import base64
-import datetime
 import hashlib
 import json
 import os
+import sys
 import unicodedata
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # otlpgen
+from otlpgen import (RECORD, SECRETS, T0_MS, Output, attributes, export_batches, hexid, iso_seconds, jcompact,
+                     logs_request, nanos, to_iso_string, traces_request, utf16_len, uuid4)
 
-# ---------------------------------------------------------------------------
-# The data the support case carries (exactly testdata/formats/genai/gen.py's RECORD and SECRETS).
-
-RECORD = {
-    "customer_id": "cus_88421907",
-    "name": "Jane Roe-Whitfield",
-    "email": "jane.roe@example-mail.test",
-    "phone": "+1 415 555 0199",
-    "notes": "VIP; disputes every invoice since March",
-    "status": "active",
-    "orders": [{"id": "ord_1", "total": 129.5}],
-}
-SECRETS = [
-    "cus_88421907",
-    "Jane Roe-Whitfield",
-    "jane.roe@example-mail.test",
-    "+1 415 555 0199",
-    "VIP; disputes every invoice since March",
-]
-
-T0 = 1767225600000  # 2026-01-01T00:00:00Z, in ms: the process start of each run
+OUT = Output(__file__)
 
 GEMINI = "google-gemini/gemini-cli"
 GEMINI_REF = "5411f113cafae26161b4969b0237b8e1e024e2c2"
@@ -69,7 +52,6 @@ SERVICE_DESCRIPTION = ("Gemini CLI is an open-source AI agent that brings the po
                        "developers, engineers, SREs, and beyond.")
 TRACE_SCOPE = {"name": "gemini-cli", "version": "v1"}
 LOG_SCOPE = {"name": "gemini-cli"}  # logs.getLogger(SERVICE_NAME): no version
-EXPORT_INTERVAL_MS = 5000
 TELEMETRY_MAX = 10000  # truncateForTelemetry's maxLength
 TOOL_OUTPUT_THRESHOLD = 40000  # DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD
 GLOBAL_TEXT_LIMIT = 160 * 1024  # semantic.ts limitTotalLength
@@ -84,7 +66,7 @@ GEMINI_JS = "/usr/local/lib/node_modules/@google/gemini-cli/dist/index.js"
 RESOURCE_HEAD = [  # hostDetector, processDetector (then the CLI's own attributes, then session.id)
     ("host.name", "dev-laptop"),
     ("host.arch", "amd64"),
-    ("host.id", hashlib.sha256(b"gemini-cli/host").hexdigest()[:32]),
+    ("host.id", hexid("gemini-cli/host", 32)),
     ("process.pid", 48213),
     ("process.executable.name", "node"),
     ("process.executable.path", "/usr/local/bin/node"),
@@ -157,19 +139,6 @@ ENV_CONTEXT = (
 # Deterministic ids and time.
 
 
-def h(seed):
-    return hashlib.sha256(seed.encode()).hexdigest()
-
-
-def hexid(seed, n):
-    return h(seed)[:n]
-
-
-def uuid4(seed):
-    x = h(seed)
-    return "%s-%s-4%s-%s%s-%s" % (x[0:8], x[8:12], x[13:16], "89ab"[int(x[16], 16) % 4], x[17:20], x[20:32])
-
-
 def response_id(seed):
     """A Gemini API responseId (23 base64url characters)."""
     return base64.urlsafe_b64encode(hashlib.sha256(seed.encode()).digest()).decode()[:23]
@@ -177,36 +146,12 @@ def response_id(seed):
 
 INSTALLATION_ID = uuid4("gemini-cli/installation")
 
-# All times below are milliseconds after T0.
-
-
-def iso(ms):
-    """event.timestamp: new Date().toISOString()."""
-    s, milli = divmod(T0 + ms, 1000)
-    d = datetime.datetime.fromtimestamp(s, datetime.timezone.utc)
-    return d.strftime("%Y-%m-%dT%H:%M:%S") + ".%03dZ" % milli
-
-
-def rfc3339(ms):
-    return iso(ms)[:19] + "Z"
-
-
-def ns(ms):
-    return str((T0 + ms) * 1_000_000)
-
-
-def jcompact(v):
-    """JSON.stringify(v) (also safeJsonStringify without repeated objects)."""
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+# All times below are milliseconds after otlpgen's T0, the process start of each run.
 
 
 def jpretty(v):
     """JSON.stringify(v, null, 2): safeJsonStringify(args, 2) of the tool_call record's function_args."""
     return json.dumps(v, indent=2, ensure_ascii=False)
-
-
-def utf16_len(s):
-    return len(s.encode("utf-16-le")) // 2
 
 
 LINE_TERMINATORS = {"\n", "\r", "\u2028", "\u2029"}
@@ -248,27 +193,7 @@ def truncate_for_telemetry(value):
 # OTLP JSON helpers.
 
 
-def av(v):
-    if v is None:  # an attribute whose JS value is undefined: the transformer writes an empty AnyValue
-        return {}
-    if isinstance(v, bool):
-        return {"boolValue": v}
-    if isinstance(v, int):
-        return {"intValue": str(v)}
-    if isinstance(v, float):
-        return {"doubleValue": v}
-    if isinstance(v, str):
-        return {"stringValue": v}
-    if isinstance(v, (list, tuple)):
-        return {"arrayValue": {"values": [av(x) for x in v]}}
-    raise TypeError(type(v))
-
-
-def attrs(d):
-    return [{"key": k, "value": av(v)} for k, v in (d.items() if isinstance(d, dict) else d)]
-
-
-def span(trace_id, span_id, name, start, end, attributes, parent=None):
+def span(trace_id, span_id, name, start, end, attrs, parent=None):
     s = {"traceId": trace_id, "spanId": span_id}
     if parent:
         s["parentSpanId"] = parent
@@ -276,31 +201,22 @@ def span(trace_id, span_id, name, start, end, attributes, parent=None):
         "flags": 257,  # SAMPLED | CONTEXT_HAS_IS_REMOTE (otlp-transformer buildSpanFlagsFrom)
         "name": name,
         "kind": 1,  # SPAN_KIND_INTERNAL: runInDevTraceSpan sets no kind
-        "startTimeUnixNano": ns(start),
-        "endTimeUnixNano": ns(end),
-        "attributes": attrs(attributes),
+        "startTimeUnixNano": nanos(start),
+        "endTimeUnixNano": nanos(end),
+        "attributes": attributes(attrs),
         "status": {"code": 1},  # SpanStatusCode.OK, no message
     })
     return s
 
 
-def log_record(at, body, attributes, ctx=None):
-    r = {"timeUnixNano": ns(at), "observedTimeUnixNano": ns(at)}
+def log_record(at, body, attrs, ctx=None):
+    r = {"timeUnixNano": nanos(at), "observedTimeUnixNano": nanos(at)}
     if ctx:
         r["flags"] = 1
         r["traceId"], r["spanId"] = ctx
     r["body"] = {"stringValue": body}
-    r["attributes"] = attrs(attributes)
+    r["attributes"] = attributes(attrs)
     return r
-
-
-def batches(items):
-    """Split (time, item) pairs into export requests: one per 5 s export interval that has items."""
-    out = {}
-    for t, it in sorted(items, key=lambda p: p[0]):
-        k = -(-t // EXPORT_INTERVAL_MS)
-        out.setdefault(k, []).append(it)
-    return [out[k] for k in sorted(out)]
 
 
 # ---------------------------------------------------------------------------
@@ -441,7 +357,7 @@ class Session:
         self.prompt_id = self.sid + "########0"
         self.spans = []
         self.logs = []
-        self.resource = {"attributes": attrs(RESOURCE_HEAD + [("session.id", self.sid)])}
+        self.resource = {"attributes": attributes(RESOURCE_HEAD + [("session.id", self.sid)])}
 
     def common(self):
         """telemetryAttributes.ts getCommonAttributes (no user.email with an API key, no experiments)."""
@@ -463,10 +379,8 @@ class Session:
                 "gen_ai.request.stop_sequences": None, "gen_ai.system_instructions": system_instructions_log()}
 
     def requests(self):
-        return [{"resourceLogs": [{"resource": self.resource, "scopeLogs": [{"scope": LOG_SCOPE, "logRecords": b}]}]}
-                for b in batches(self.logs)], \
-               [{"resourceSpans": [{"resource": self.resource, "scopeSpans": [{"scope": TRACE_SCOPE, "spans": b}]}]}
-                for b in batches(self.spans)]
+        return ([logs_request(self.resource, [(LOG_SCOPE, b)]) for b in export_batches(self.logs)],
+                [traces_request(self.resource, [(TRACE_SCOPE, b)]) for b in export_batches(self.spans)])
 
 
 def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
@@ -479,7 +393,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
     # Start-up: gemini_cli.config (types.ts StartSessionEvent), built before the tool registry exists.
     cfg = dict(c)
     cfg.update({
-        "event.name": "gemini_cli.config", "event.timestamp": iso(300), "model": MODEL,
+        "event.name": "gemini_cli.config", "event.timestamp": to_iso_string(300), "model": MODEL,
         "embedding_model": "gemini-embedding-001", "sandbox_enabled": False, "core_tools_enabled": "",
         "approval_mode": "default", "api_key_enabled": True, "vertex_ai_enabled": False,
         "log_user_prompts_enabled": True, "file_filtering_respect_git_ignore": True, "debug_mode": False,
@@ -490,14 +404,14 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
 
     t_prompt = 1500
     up = dict(c)
-    up.update({"event.name": "gemini_cli.user_prompt", "event.timestamp": iso(t_prompt),
+    up.update({"event.name": "gemini_cli.user_prompt", "event.timestamp": to_iso_string(t_prompt),
                "prompt_length": utf16_len(prompt), "prompt_id": s.prompt_id, "auth_type": AUTH_TYPE,
                "prompt": prompt})
     s.log(t_prompt, "User prompt. Length: %d." % utf16_len(prompt), up)
 
     t_route = t_prompt + 25
     mr = dict(c)
-    mr.update({"event.name": "gemini_cli.model_routing", "event.timestamp": iso(t_route),
+    mr.update({"event.name": "gemini_cli.model_routing", "event.timestamp": to_iso_string(t_route),
                "decision_model": MODEL, "decision_source": "agent-router/override", "routing_latency_ms": 0,
                "failed": False, "approval_mode": "default",
                "reasoning": "Routing bypassed by forced model directive. Using: " + MODEL,
@@ -524,7 +438,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
         if is_tool:
             server, tool, args, result, exec_ms = calls[r]
             name = mcp_name(server, tool)
-            call_ms = T0 + end - 3  # Turn.handlePendingFunctionCall: `${name}_${Date.now()}_${callCounter++}`
+            call_ms = T0_MS + end - 3  # Turn.handlePendingFunctionCall: `${name}_${Date.now()}_${callCounter++}`
             raw_id = "%s_%d_0" % (name, call_ms)
             call_id = "%s__%s" % (name, raw_id)  # prefixed with `${name}__`
             facts["call_ids"].append({"tool": tool, "call_id": call_id, "transcript_id": raw_id})
@@ -549,11 +463,11 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
         # gemini_cli.api_request + its semantic twin, inside the llm_call span.
         t_req = start + 1
         ar = dict(c)
-        ar.update({"event.name": "gemini_cli.api_request", "event.timestamp": iso(t_req), "model": MODEL,
+        ar.update({"event.name": "gemini_cli.api_request", "event.timestamp": to_iso_string(t_req), "model": MODEL,
                    "prompt_id": s.prompt_id, "request_text": request_text, "role": "main"})
         s.log(t_req, "API request to %s." % MODEL, ar, ctx)
         sr = dict(c)
-        sr.update({"event.name": "gen_ai.client.inference.operation.details", "event.timestamp": iso(t_req)})
+        sr.update({"event.name": "gen_ai.client.inference.operation.details", "event.timestamp": to_iso_string(t_req)})
         sr.update(s.gen_config_attrs())
         sr.update({"gen_ai.operation.name": "generate_content", "gen_ai.provider.name": "gcp.gen_ai",
                    "gen_ai.request.model": MODEL, "server.address": "generativelanguage.googleapis.com",
@@ -562,7 +476,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
 
         # gemini_cli.api_response + its semantic twin, after the stream ends (no active span).
         rs = dict(c)
-        rs.update({"event.name": "gemini_cli.api_response", "event.timestamp": iso(end), "model": MODEL,
+        rs.update({"event.name": "gemini_cli.api_response", "event.timestamp": to_iso_string(end), "model": MODEL,
                    "duration_ms": duration, "input_token_count": prompt_tokens, "output_token_count": cand_tokens,
                    "cached_content_token_count": 0, "thoughts_token_count": thoughts, "tool_token_count": 0,
                    "total_token_count": usage["totalTokenCount"], "prompt_id": s.prompt_id,
@@ -570,7 +484,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
                    "response_text": response_text, "http.status_code": 200})
         s.log(end, "API response from %s. Status: 200. Duration: %dms." % (MODEL, duration), rs)
         sd = dict(c)
-        sd.update({"event.name": "gen_ai.client.inference.operation.details", "event.timestamp": iso(end),
+        sd.update({"event.name": "gen_ai.client.inference.operation.details", "event.timestamp": to_iso_string(end),
                    "gen_ai.response.id": rid, "gen_ai.response.finish_reasons": ["stop"],
                    "gen_ai.output.messages": jcompact(output_messages([candidate]))})
         sd.update(s.gen_config_attrs())
@@ -610,7 +524,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
             output = format_truncated_tool_output(wrapped, out_file, TOOL_OUTPUT_THRESHOLD)
             tt = dict(c)
             tt.update({"event.name": "gemini_cli.tool_output_truncated", "eventName": "tool_output_truncated",
-                       "event.timestamp": iso(t_done), "tool_name": name,
+                       "event.timestamp": to_iso_string(t_done), "tool_name": name,
                        "original_content_length": utf16_len(wrapped), "truncated_content_length": utf16_len(output),
                        "threshold": TOOL_OUTPUT_THRESHOLD, "prompt_id": s.prompt_id})
             s.log(t_done, "Tool output truncated for %s." % name, tt, (sched_trace, tool_span))
@@ -623,7 +537,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
         resp_info = {"callId": call_id, "responseParts": [response_part], "resultDisplay": text}
         executor_result = {"status": "success", "request": enriched, "tool": tool_json(server, tool),
                            "response": resp_info, "invocation": {"params": "[Circular]"},
-                           "durationMs": t_done - t_valid, "startTime": T0 + t_valid, "endTime": T0 + t_done,
+                           "durationMs": t_done - t_valid, "startTime": T0_MS + t_valid, "endTime": T0_MS + t_done,
                            "outcome": "proceed_once"}
         state_call = {"request": enriched, "tool": tool_json(server, tool), "invocation": {"params": "[Circular]"},
                       "status": "success", "response": resp_info, "durationMs": t_done + 1 - t_valid,
@@ -640,7 +554,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
         s.spans.append((t_done, span(sched_trace, tool_span, "tool_call", t_tool, t_done, tool_attrs,
                                      parent=sched_span)))
         tc = dict(c)
-        tc.update({"event.name": "gemini_cli.tool_call", "event.timestamp": iso(t_done + 2),
+        tc.update({"event.name": "gemini_cli.tool_call", "event.timestamp": to_iso_string(t_done + 2),
                    "function_name": name, "duration_ms": t_done + 1 - t_valid, "success": True,
                    "decision": "accept", "prompt_id": s.prompt_id, "tool_type": "mcp", "content_length": None,
                    "mcp_server_name": server, "extension_name": None, "extension_id": None, "start_time": None,
@@ -670,19 +584,6 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
 
 # ---------------------------------------------------------------------------
 # Manifest.
-
-MANIFEST = []
-WRITTEN = []
-
-
-def write(name, requests):
-    path = os.path.join(HERE, name)
-    with open(path, "w") as f:
-        for r in requests:
-            f.write(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n")
-    WRITTEN.append(name)
-    return {"path": name, "signal": "logs" if ".logs." in name else "traces"}
-
 
 def src(path, what, repo=GEMINI, ref=GEMINI_REF):
     return {"repo": repo, "path": path, "ref": ref, "what": what}
@@ -808,12 +709,12 @@ def telemetry_names(calls):
 def emit(case, prompt, final, calls, gap_ms, expect, reason, notes, data_class_tools=None, secrets=None):
     s, facts = run_session(case, prompt, final, calls, gap_ms)
     logs, traces = s.requests()
-    files = [write("gemini-cli-%s.logs.json" % case, logs), write("gemini-cli-%s.traces.json" % case, traces)]
+    files = [OUT.write("gemini-cli-%s.logs.json" % case, logs), OUT.write("gemini-cli-%s.traces.json" % case, traces)]
     tools = []
     for _, tool, *_ in calls:
         if tool not in tools:
             tools.append(tool)
-    MANIFEST.append({
+    OUT.manifest.append({
         "case": case, "files": files, "sources": SOURCES,
         "data_class_tools": data_class_tools or {}, "secrets": secrets or [],
         "expect": expect, "reason": reason, "tools": tools, "telemetry_names": telemetry_names(calls),
@@ -843,7 +744,7 @@ def case_build_poll():
     calls = []
     for k, (st, jobs) in enumerate(states):
         calls.append(("ci", "get_build_status", {"build_id": "b_88231"}, {
-            "build_id": "b_88231", "status": st, "jobs": jobs, "served_at": rfc3339(p0 + k * gap + exec_ms // 2),
+            "build_id": "b_88231", "status": st, "jobs": jobs, "served_at": iso_seconds(p0 + k * gap + exec_ms // 2),
             "request_id": "req_" + hexid("build-poll/%d" % k, 12)}, exec_ms))
     calls.append(("ci", "merge_pr", {"pr": 4412, "build_id": "b_88231"},
                   {"merged": True, "sha": hexid("build-poll/merge", 40)}, 1450))
@@ -962,28 +863,5 @@ def case_research():
 CASES = [case_build_poll, case_docs_search, case_edit_revert, case_support, case_research]
 
 
-def keep_withheld_too(cases, path):
-    """Carries each case's withheld_too over from the manifest on disk: the tests write it, not this generator."""
-    try:
-        with open(path) as f:
-            old = {c["case"]: c.get("withheld_too") for c in json.load(f)}
-    except FileNotFoundError:
-        return
-    for c in cases:
-        if old.get(c["case"]):
-            c["withheld_too"] = old[c["case"]]
-
-
-def main():
-    for c in CASES:
-        c()
-    keep_withheld_too(MANIFEST, os.path.join(HERE, "manifest.json"))
-    with open(os.path.join(HERE, "manifest.json"), "w") as f:
-        json.dump(MANIFEST, f, indent=2, ensure_ascii=False)
-        f.write("\n")
-    for w in WRITTEN:
-        print(w)
-
-
 if __name__ == "__main__":
-    main()
+    OUT.run(CASES)
