@@ -24,8 +24,10 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # otlpgen
-from otlpgen import (RECORD, SECRETS, Output, attributes, export_batches, hexid, iso_seconds, jcompact, logs_request,
+FORMATS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [FORMATS, os.path.join(FORMATS, "cli")]  # otlpgen, scenarios
+import scenarios
+from otlpgen import (Output, attributes, export_batches, hexid, iso_seconds, jcompact, logs_request,
                      nanos, sha256_hex, to_iso_string, traces_request, utf16_len, uuid4)
 
 OUT = Output(__file__)
@@ -45,26 +47,6 @@ MITM_REF = "264e329fc065fcb2daf9e61f2c690294a648783b"
 
 LOG_SCOPE = {"name": "com.anthropic.claude_code.events", "version": CC_VERSION}
 TRACE_SCOPE = {"name": "com.anthropic.claude_code.tracing", "version": "1.0.0"}
-
-# The user's MCP servers, as configured in the project's .mcp.json (so server_scope "project").
-SERVERS = ["ci", "kb", "files", "crm", "web"]
-TOOL_SCHEMAS = {
-    ("ci", "get_build_status"): ("Get the status of a CI build", {"build_id": "string"}),
-    ("ci", "merge_pr"): ("Merge a pull request once its build is green", {"pr": "integer", "build_id": "string"}),
-    ("kb", "search_docs"): ("Search the internal documentation", {"query": "string"}),
-    ("files", "edit_file"): ("Insert or delete lines in a file",
-                             {"path": "string", "line": "integer", "insert": "string", "delete_lines": "integer"}),
-    ("files", "run_tests"): ("Run the Go tests of a package pattern", {"pkg": "string"}),
-    ("crm", "find_customer"): ("Find a customer by name, email or account", {"query": "string"}),
-    ("crm", "issue_refund"): ("Refund an amount to a customer", {"customer_id": "string", "amount": "number"}),
-    ("web", "web_search"): ("Search the web", {"q": "string"}),
-    ("web", "fetch_url"): ("Fetch a web page and summarise it", {"url": "string"}),
-}
-REQUIRED = {
-    ("files", "edit_file"): ["path", "line"],
-    ("ci", "merge_pr"): ["pr", "build_id"],
-    ("crm", "issue_refund"): ["customer_id", "amount"],
-}
 
 # Estimated cost (Claude Code prices the request itself; the rates are an assumption, see README).
 PRICE_IN, PRICE_OUT, PRICE_CACHE_W, PRICE_CACHE_R = 3.0, 15.0, 3.75, 0.30  # USD per million tokens
@@ -196,10 +178,9 @@ def mcp_name(server, tool):
 
 def tool_definitions():
     out = []
-    for (server, tool), (desc, props) in TOOL_SCHEMAS.items():
-        schema = {"type": "object", "properties": {k: {"type": t} for k, t in props.items()},
-                  "required": REQUIRED.get((server, tool), list(props))}
-        out.append({"name": mcp_name(server, tool), "description": desc, "input_schema": schema})
+    for (server, tool), (desc, _) in scenarios.TOOL_SCHEMAS.items():
+        out.append({"name": mcp_name(server, tool), "description": desc,
+                    "input_schema": scenarios.input_schema(server, tool)})
     return out
 
 
@@ -239,6 +220,9 @@ def request_body(messages):
 # A run: one prompt, one model call per round, one MCP tool call per round but the last.
 
 
+FIRST_EXEC_MS = 6000  # when a run's first tool execution starts; the next ones follow gap_ms apart
+
+
 def run_session(n, case, prompt, final_text, calls, gap_ms, detailed=False):
     """calls: list of (server, tool, args, result, exec_ms). Tool executions start gap_ms apart."""
     s = Session(n, case)
@@ -246,10 +230,11 @@ def run_session(n, case, prompt, final_text, calls, gap_ms, detailed=False):
     s.interaction_span = interaction
 
     # Start-up: one mcp_server_connection event per configured server, before any prompt (no prompt.id,
-    # no trace context: no interaction span is active yet).
+    # no trace context: no interaction span is active yet). The servers are configured in the project's
+    # .mcp.json, so their server_scope is "project".
     t = 180
-    for server in SERVERS:
-        dur = 240 + 37 * SERVERS.index(server)
+    for server in scenarios.SERVERS:
+        dur = 240 + 37 * scenarios.SERVERS.index(server)
         s.event(t + dur, "mcp_server_connection", [
             ("status", "connected"), ("transport_type", "stdio"), ("server_scope", "project"),
             ("duration_ms", dur), ("is_plugin", False), ("server_name", server),
@@ -264,7 +249,6 @@ def run_session(n, case, prompt, final_text, calls, gap_ms, detailed=False):
 
     messages = [{"role": "user", "content": [{"type": "text", "text": prompt}]}]
     llm_start = start + 60
-    first_exec = 6000
     cache_read, cache_write_prev = 0, SYSTEM_TOKENS
     prev_mcp = None
     prev_result_text = None
@@ -273,7 +257,7 @@ def run_session(n, case, prompt, final_text, calls, gap_ms, detailed=False):
         last = r == len(calls)
         if not last:
             server, tool, args, result, exec_ms = calls[r]
-            exec_start = first_exec + r * gap_ms
+            exec_start = FIRST_EXEC_MS + r * gap_ms
             llm_end = exec_start - 14
         else:
             llm_end = llm_start + 2480
@@ -360,7 +344,7 @@ def run_session(n, case, prompt, final_text, calls, gap_ms, detailed=False):
                 ("system_prompt_length", len(SYSTEM_TEXT)),
                 ("tools", jcompact([{"name": d["name"], "hash": hexid(jcompact(d), 12)}
                                     for d in tool_definitions()])),
-                ("tools_count", len(TOOL_SCHEMAS)),
+                ("tools_count", len(scenarios.TOOL_SCHEMAS)),
                 ("new_context_message_count", 1),
                 ("new_context", new_context),
             ]
@@ -498,20 +482,19 @@ SOURCES_DETAILED = SOURCES_COMMON + [
 ]
 
 
-def add_case(case, files, calls, expect, reason, notes, sources=SOURCES_COMMON, data_class_tools=None,
-             secrets=None, switches=SWITCHES_BASE):
-    pairs = []
-    for c in calls:
-        if (c[0], c[1]) not in pairs:
-            pairs.append((c[0], c[1]))
+def emit(n, run, notes, detailed=False, sources=SOURCES_COMMON, switches=SWITCHES_BASE):
+    """Writes the n-th session, the scenario run as Claude Code exports it, and its manifest entry."""
+    s = run_session(n, run.case, run.prompt, run.final, run.calls, run.gap_ms, detailed=detailed)
+    pairs = scenarios.server_tools(run.calls)
     OUT.manifest.append({
-        "case": case,
-        "files": files,
+        "case": run.case,
+        "files": [OUT.write("claude-code-%s.logs.json" % run.case, logs_requests(s)),
+                  OUT.write("claude-code-%s.traces.json" % run.case, traces_requests(s))],
         "sources": sources,
-        "data_class_tools": data_class_tools or {},
-        "secrets": secrets or [],
-        "expect": expect,
-        "reason": reason,
+        "data_class_tools": run.data_class_tools,
+        "secrets": run.secrets,
+        "expect": run.expect,
+        "reason": run.reason,
         "tools": [t for _, t in pairs],
         "telemetry_names": telemetry_names(pairs),
         "switches": switches,
@@ -519,31 +502,16 @@ def add_case(case, files, calls, expect, reason, notes, sources=SOURCES_COMMON, 
     })
 
 
-def emit(n, case, prompt, final, calls, gap_ms, expect, reason, notes, detailed=False, **kw):
-    s = run_session(n, case, prompt, final, calls, gap_ms, detailed=detailed)
-    fl = OUT.write("claude-code-%s.logs.json" % case, logs_requests(s))
-    ft = OUT.write("claude-code-%s.traces.json" % case, traces_requests(s))
-    add_case(case, [fl, ft], calls, expect, reason, notes, **kw)
-
-
 # ---------------------------------------------------------------------------
 # The five runs.
 
 
 def case_build_poll():
-    states = [("queued", "0/4"), ("running", "1/4"), ("running", "1/4"), ("running", "2/4"),
-              ("running", "3/4"), ("success", "4/4")]
-    gap, exec_ms = 10000, 180
-    calls = []
-    for k, (st, jobs) in enumerate(states):
-        served = 6000 + k * gap + exec_ms
-        calls.append(("ci", "get_build_status", {"build_id": "b_88231"}, {
-            "build_id": "b_88231", "status": st, "jobs": jobs, "served_at": iso_seconds(served),
-            "request_id": "req_" + hexid("build-poll/%d" % k, 12)}, exec_ms))
-    calls.append(("ci", "merge_pr", {"pr": 4412, "build_id": "b_88231"},
-                  {"merged": True, "sha": hexid("build-poll/merge", 40)}, 1450))
-    emit(1, "build-poll", "Wait for build b_88231 to go green, then merge PR 4412.",
-         "Build b_88231 passed (4/4 jobs) and PR 4412 is merged.", calls, gap, "healthy", "",
+    def served_at(k):  # as the k-th poll's execution ends
+        return iso_seconds(FIRST_EXEC_MS + k * scenarios.BUILD_POLL_GAP_MS + scenarios.BUILD_STATUS_MS)
+
+    emit(1, scenarios.build_poll(served_at, lambda k: "req_" + hexid("build-poll/%d" % k, 12),
+                                 hexid("build-poll/merge", 40)),
          "One interactive session, one prompt: get_build_status polled 6 times 10 s apart (queued 0/4 .. success "
          "4/4, each result with its own served_at and request_id), then merge_pr, then the answer. Logs: 5 "
          "mcp_server_connection start-up events, user_prompt, per model call api_request_body (the whole "
@@ -556,29 +524,13 @@ def case_build_poll():
 
 
 def case_docs_search():
-    queries = ["refund policy", "refund policy annual plans", "annual plan refund rules",
-               "what is the refund policy for annual subscriptions", "cancel annual plan money back"]
-    calls = [("kb", "search_docs", {"query": q}, {"results": [], "total": 0}, 420) for q in queries]
-    emit(2, "docs-search", "What is our refund policy for annual plans? Check the docs.",
-         "I could not find any documentation on refund policy.", calls, 5000, "stuck", "no_progress",
+    emit(2, scenarios.DOCS_SEARCH,
          "search_docs five times, 5 s apart, with five different queries, each returning {\"results\":[],"
          "\"total\":0} (the same MCP text each time), then the answer. Same record kinds as build-poll.")
 
 
 def case_edit_revert():
-    insert = {"path": "src/pay.go", "line": 40, "insert": "if r.Customer == nil {\n\treturn ErrNoCustomer\n}"}
-    delete = {"path": "src/pay.go", "line": 40, "delete_lines": 3}
-    a, b = hexid("edit-revert/A", 40), hexid("edit-revert/B", 40)
-    tests = {"passed": 41, "failed": 1, "failures": ["TestRefund"]}
-    calls = []
-    for _ in range(3):
-        calls += [("files", "edit_file", insert, {"path": "src/pay.go", "sha": a, "ok": True}, 240),
-                  ("files", "run_tests", {"pkg": "./..."}, tests, 2600),
-                  ("files", "edit_file", delete, {"path": "src/pay.go", "sha": b, "ok": True}, 230),
-                  ("files", "run_tests", {"pkg": "./..."}, tests, 2600)]
-    emit(3, "edit-revert", "TestRefund fails; guard against a nil customer in src/pay.go and get the tests green.",
-         "I could not get TestRefund to pass: adding the nil-customer guard to src/pay.go did not fix it.",
-         calls, 6000, "stuck", "no_progress",
+    emit(3, scenarios.edit_revert(hexid("edit-revert/A", 40), hexid("edit-revert/B", 40)),
          "Three cycles of edit_file (insert the guard -> sha A), run_tests (41 passed, 1 failed), edit_file "
          "(delete it -> sha B), run_tests (same result), 6 s apart: the file's sha alternates A, B, A, B. "
          "edit_file's arguments carry a newline-bearing insert; tool_input is the compact JSON of the "
@@ -586,11 +538,6 @@ def case_edit_revert():
 
 
 def case_support():
-    calls = [("crm", "find_customer", {"query": "Roe-Whitfield account"}, RECORD, 610),
-             ("crm", "issue_refund", {"customer_id": "cus_88421907", "amount": 129.5},
-              {"refund_id": "re_5521", "status": "succeeded"}, 880)]
-    prompt = "Find the Roe-Whitfield account and refund the last order."
-    final = "Refunded 129.50; refund re_5521 succeeded."
     common = ("find_customer returns the customer record (compact JSON text in an MCP text block), issue_refund "
               "refunds 129.5. The record appears in: the find_customer claude_code.tool span's tool.output "
               "event (output), the 2nd and 3rd api_request_body bodies (the tool_result block's text, JSON "
@@ -598,9 +545,8 @@ def case_support():
               "sizes and the arguments). issue_refund's arguments carry cus_88421907 (a value the model took "
               "from the record; issue_refund is not a data-class tool): in its tool_result.tool_input, the 2nd "
               "api_response_body and the 3rd api_request_body. The prompt and the answer carry no secret.")
-    emit(4, "support", prompt, final, calls, 4000, "healthy", "", common,
-         data_class_tools={"find_customer": "customer"}, secrets=SECRETS)
-    emit(6, "support-detailed", prompt, final, calls, 4000, "healthy", "",
+    emit(4, scenarios.SUPPORT, common)
+    emit(6, scenarios.SUPPORT._replace(case="support-detailed"),
          "The same run with detailed beta tracing also on (ENABLE_BETA_TRACING_DETAILED=1 + "
          "BETA_TRACING_ENDPOINT): logs identical in shape; spans additionally carry new_context (interaction: "
          "'[USER PROMPT]\\n<prompt>'; each llm_request: what is new since the previous request, '[USER]\\n<prompt>' "
@@ -609,27 +555,11 @@ def case_support():
          "system_prompt_preview/hash/length, tools/tools_count, and response.model_output on the last "
          "llm_request. The record additionally appears in the 2nd llm_request's new_context and in the "
          "find_customer tool span's new_context. " + common,
-         detailed=True, data_class_tools={"find_customer": "customer"}, secrets=SECRETS,
-         sources=SOURCES_DETAILED, switches=SWITCHES_DETAILED)
+         detailed=True, sources=SOURCES_DETAILED, switches=SWITCHES_DETAILED)
 
 
 def case_research():
-    hits1 = [{"title": "Heat pump efficiency explained", "url": "https://energy.example.org/heat-pumps/efficiency"},
-             {"title": "COP and SCOP: measuring heat pump performance", "url": "https://hvac.example.com/guides/cop-scop"},
-             {"title": "Field trial: heat pumps in older homes", "url": "https://research.example.net/trials/older-homes"}]
-    hits2 = [{"title": "Cold-climate heat pumps at -20 C", "url": "https://energy.example.org/heat-pumps/cold-climate"},
-             {"title": "Defrost cycles and winter COP", "url": "https://hvac.example.com/guides/defrost"},
-             {"title": "Nordic field data on air-source heat pumps", "url": "https://research.example.net/nordic-ashp"}]
-    calls = [
-        ("web", "web_search", {"q": "heat pump efficiency"}, {"hits": hits1}, 900),
-        ("web", "fetch_url", {"url": hits1[0]["url"]}, {"status": 200, "title": hits1[0]["title"], "words": 1840}, 1300),
-        ("web", "fetch_url", {"url": hits1[1]["url"]}, {"status": 200, "title": hits1[1]["title"], "words": 2315}, 1150),
-        ("web", "web_search", {"q": "heat pump cold climate performance"}, {"hits": hits2}, 870),
-        ("web", "fetch_url", {"url": hits2[0]["url"]}, {"status": 200, "title": hits2[0]["title"], "words": 1290}, 1240),
-    ]
-    emit(5, "research", "Research how efficient heat pumps are, including in cold climates.",
-         "Air-source heat pumps typically deliver 3-4 units of heat per unit of electricity and stay above 2 in "
-         "cold climates.", calls, 4500, "healthy", "",
+    emit(5, scenarios.research({"words": 1290}),
          "web_search, fetch_url, fetch_url, web_search (a second query), fetch_url: five different calls with "
          "five different results, then the answer. No result reaches Claude Code's truncation limits (60 KB "
          "per content attribute, 512 characters per tool_input value); see README for why none is triggered.")

@@ -28,9 +28,11 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # otlpgen
-from otlpgen import (FIND_ARGS, KIND_CLIENT, KIND_INTERNAL, KIND_SERVER, RECORD, SECRETS, T0, Output, attributes,
-                     jcompact, logs_request, traces_request)
+FORMATS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [FORMATS, os.path.join(FORMATS, "cli")]  # otlpgen, scenarios
+import scenarios
+from otlpgen import (KIND_CLIENT, KIND_INTERNAL, KIND_SERVER, T0, Output, attributes, jcompact, logs_request,
+                     traces_request)
 
 OUT = Output(__file__)
 
@@ -358,7 +360,7 @@ SSE_TEXT = ["response.created", "response.in_progress", "response.output_item.ad
             "response.content_part.done", "response.output_item.done"]
 
 
-def run(scn, prompt, steps, final_gap_us, tokens_base):
+def run_codex(scn, prompt, steps, final_gap_us, tokens_base):
     """One `codex exec` run. steps: list of dicts {server, tool, args (JSON text), result (JSON text),
     at (µs of the model's function_call item), wall (µs)}. Returns (logs requests, traces requests, rows)."""
     sess = {"thread_id": uuid7(10, "3a1%02d0c2e55f0a9b3d" % scn)}
@@ -624,13 +626,13 @@ SWITCHES = {
 }
 
 
-def steps_from(server_tools, scn, t_first_us, gaps_us, wall_us=250_300):
-    """server_tools: list of (server, tool, args dict or JSON text, result text)."""
+def steps_from(calls, scn, t_first_us, gaps_us, wall_us=250_300):
+    """calls: a scenario's (server, tool, arguments, result, ...); Codex times the calls itself: the first
+    function_call item at t_first_us, the next ones gaps_us apart, each MCP call wall_us and a little more."""
     out, at = [], t_first_us
-    for i, (server, tool, args, result) in enumerate(server_tools):
-        args_text = args if isinstance(args, str) else jcompact(args)
+    for i, (server, tool, args, result, *_) in enumerate(calls):
         wall = wall_us + 1_100 * (i % 5)
-        out.append({"server": server, "tool": tool, "args": args_text, "result": result,
+        out.append({"server": server, "tool": tool, "args": jcompact(args), "result": jcompact(result),
                     "at": at, "wall": wall, "duration_ms": wall // 1000 + 1,
                     "call_id": "call_%02d%02d%s" % (scn, i + 1, "Xq7VnR2pLk9sTzW4aB1cD3")})
         if i < len(gaps_us):
@@ -651,26 +653,27 @@ def telemetry_names(server, tool):
     }
 
 
-def add_case(case, prompt, steps, final_gap_us, tokens_base, scn, expect, reason, tools, data_class_tools, secrets, notes):
-    logs_reqs, trace_reqs, rows, sess, turn_id = run(scn, prompt, steps, final_gap_us, tokens_base)
-    files = [OUT.write("codex-%s.logs.json" % case, logs_reqs), OUT.write("codex-%s.traces.json" % case, trace_reqs)]
-    server_of = {}
-    for s in steps:
-        server_of.setdefault(s["tool"], s["server"])
+def add_case(run, scn, t_first_us, gaps_us, final_gap_us, tokens_base, notes):
+    """Writes the scenario run as the scn-th `codex exec` run and its manifest entry."""
+    steps = steps_from(run.calls, scn, t_first_us, gaps_us)
+    logs_reqs, trace_reqs, rows, sess, turn_id = run_codex(scn, run.prompt, steps, final_gap_us, tokens_base)
+    files = [OUT.write("codex-%s.logs.json" % run.case, logs_reqs),
+             OUT.write("codex-%s.traces.json" % run.case, trace_reqs)]
+    pairs = scenarios.server_tools(run.calls)
     OUT.manifest.append({
-        "case": case,
+        "case": run.case,
         "files": files,
         "sources": COMMON_SOURCES,
-        "data_class_tools": data_class_tools,
-        "secrets": secrets,
-        "expect": expect,
-        "reason": reason,
-        "tools": tools,
-        "telemetry_names": {t: telemetry_names(server_of[t], t) for t in tools},
+        "data_class_tools": run.data_class_tools,
+        "secrets": run.secrets,
+        "expect": run.expect,
+        "reason": run.reason,
+        "tools": [t for _, t in pairs],
+        "telemetry_names": {t: telemetry_names(server, t) for server, t in pairs},
         "switches": SWITCHES,
         "session_id": sess["thread_id"],
         "turn_id": turn_id,
-        "prompt": prompt,
+        "prompt": run.prompt,
         "call_ids": [s["call_id"] for s in steps],
         "truncated": [s["call_id"] for s, r in zip(steps, rows) if r["output"].endswith(TELEMETRY_PREVIEW_TRUNCATION_NOTICE)],
         "notes": notes,
@@ -681,19 +684,12 @@ S = 1_000_000  # µs per second
 
 
 def case_build_poll():
-    states = [("queued", "0/4"), ("running", "1/4"), ("running", "1/4"), ("running", "2/4"), ("running", "3/4"), ("success", "4/4")]
     first = 10 * S
-    calls = []
-    for i, (st, jobs) in enumerate(states):
-        served = rfc3339_s(first + 10 * S * i + 1_000 + 150_000)
-        calls.append(("ci", "get_build_status", {"build_id": "b_88231"},
-                      jcompact({"build_id": "b_88231", "status": st, "jobs": jobs, "served_at": served,
-                                "request_id": "req_%08x" % (0x9f3a01c2 + 0x1111 * i)})))
-    calls.append(("ci", "merge_pr", {"pr": 4412, "build_id": "b_88231"},
-                  jcompact({"merged": True, "sha": "4c1d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d"})))
-    steps = steps_from(calls, 1, first, [10 * S] * 5 + [7 * S])
-    add_case("build-poll", "Wait for CI build b_88231 to pass, then merge PR #4412.", steps, 3 * S, 11_200, 1,
-             "healthy", "", ["get_build_status", "merge_pr"], {}, [],
+    run = scenarios.build_poll(lambda k: rfc3339_s(first + 10 * S * k + 1_000 + 150_000),
+                               lambda k: "req_%08x" % (0x9f3a01c2 + 0x1111 * k),
+                               "4c1d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d")
+    add_case(run._replace(prompt="Wait for CI build b_88231 to pass, then merge PR #4412."), 1, first,
+             [10 * S] * 5 + [7 * S], 3 * S, 11_200,
              "codex exec, one turn: get_build_status polled six times 10 s apart (queued 0/4 ... success 4/4, each result "
              "with its own served_at and request_id), then merge_pr, then the final answer (not exported: Codex exports no "
              "model output text). Every tool call is one codex.tool_result log record (tool_name mcp__ciget_build_status, "
@@ -703,12 +699,7 @@ def case_build_poll():
 
 
 def case_docs_search():
-    queries = ["refund policy", "refund policy annual plans", "annual plan refund rules",
-               "what is the refund policy for annual subscriptions", "cancel annual plan money back"]
-    calls = [("kb", "search_docs", {"query": q}, jcompact({"results": [], "total": 0})) for q in queries]
-    steps = steps_from(calls, 2, 6 * S, [5 * S] * 4)
-    add_case("docs-search", "What is our refund policy for annual plans? Check the docs.", steps, 3 * S, 10_400, 2,
-             "stuck", "no_progress", ["search_docs"], {}, [],
+    add_case(scenarios.DOCS_SEARCH, 2, 6 * S, [5 * S] * 4, 3 * S, 10_400,
              "search_docs five times 5 s apart with reworded queries, every result {\"results\":[],\"total\":0} inside the same "
              "MCP envelope; the outputs differ only in the Wall time header (0.2503, 0.2514, ... seconds), which a progress "
              "judge must not count as new content. Final answer 'I could not find any documentation on refund policy.' is not "
@@ -716,20 +707,8 @@ def case_docs_search():
 
 
 def case_edit_revert():
-    insert = {"path": "src/pay.go", "line": 40, "insert": "if r.Customer == nil {\n\treturn ErrNoCustomer\n}"}
-    delete = {"path": "src/pay.go", "line": 40, "delete_lines": 3}
-    sha_a = "a3f9c2e17b4d5068e1f2a3b4c5d6e7f809a1b2c3"
-    sha_b = "b7e4d1c09a8f7e6d5c4b3a29180f7e6d5c4b3a21"
-    tests = jcompact({"passed": 41, "failed": 1, "failures": ["TestRefund"]})
-    calls = []
-    for _ in range(3):
-        calls += [("files", "edit_file", insert, jcompact({"path": "src/pay.go", "sha": sha_a, "ok": True})),
-                  ("files", "run_tests", {"pkg": "./..."}, tests),
-                  ("files", "edit_file", delete, jcompact({"path": "src/pay.go", "sha": sha_b, "ok": True})),
-                  ("files", "run_tests", {"pkg": "./..."}, tests)]
-    steps = steps_from(calls, 3, 6 * S, [6 * S] * 11)
-    add_case("edit-revert", "Fix the failing TestRefund in src/pay.go.", steps, 4 * S, 12_800, 3,
-             "stuck", "no_progress", ["edit_file", "run_tests"], {}, [],
+    run = scenarios.edit_revert("a3f9c2e17b4d5068e1f2a3b4c5d6e7f809a1b2c3", "b7e4d1c09a8f7e6d5c4b3a29180f7e6d5c4b3a21")
+    add_case(run._replace(prompt="Fix the failing TestRefund in src/pay.go."), 3, 6 * S, [6 * S] * 11, 4 * S, 12_800,
              "Three cycles of edit_file (insert the nil-customer guard, sha A) / run_tests (41 passed, TestRefund fails) / "
              "edit_file (delete the 3 lines, sha B) / run_tests (same), 6 s apart: the file state alternates A, B, A, B... "
              "The arguments of the insert are the model's JSON string with \\n and \\t escapes. The collector declares "
@@ -737,12 +716,7 @@ def case_edit_revert():
 
 
 def case_support():
-    calls = [("crm", "find_customer", FIND_ARGS, jcompact(RECORD)),
-             ("crm", "issue_refund", {"customer_id": "cus_88421907", "amount": 129.5},
-              jcompact({"refund_id": "re_5521", "status": "succeeded"}))]
-    steps = steps_from(calls, 4, 5 * S, [6 * S])
-    add_case("support", "Find the Roe-Whitfield account and refund the last order.", steps, 3 * S, 9_600, 4,
-             "healthy", "", ["find_customer", "issue_refund"], {"find_customer": "customer"}, SECRETS,
+    add_case(scenarios.SUPPORT, 4, 5 * S, [6 * S], 3 * S, 9_600,
              "find_customer returns the customer record (the genai RECORD, compact JSON as the MCP server's text content); "
              "it appears exactly once, in the output attribute of the find_customer codex.tool_result log record, JSON "
              "inside a JSON string inside the Wall time text. issue_refund's arguments carry cus_88421907, a value taken "
@@ -753,6 +727,8 @@ def case_support():
 
 
 def case_research():
+    # Codex's own research run: other pages than the scenario's, the last one long enough to be cut by the
+    # telemetry preview.
     hits1 = [{"title": "Heat pump efficiency explained: COP and SCOP", "url": "https://energy.example.org/heat-pumps/cop"},
              {"title": "Field study: air-source heat pumps in cold climates", "url": "https://research.example.edu/ashp-field-study"},
              {"title": "How efficient is a heat pump? A buyer's guide", "url": "https://homes.example.com/guides/heat-pump-efficiency"}]
@@ -770,18 +746,16 @@ def case_research():
     ]
     article = "".join(paras[k % 3] for k in range(12))  # long enough to pass the 2 KiB telemetry preview
     calls = [
-        ("web", "web_search", {"q": "heat pump efficiency"}, jcompact({"results": hits1})),
-        ("web", "fetch_url", {"url": hits1[0]["url"]},
-         jcompact({"status": 200, "title": hits1[0]["title"], "words": 1840})),
-        ("web", "fetch_url", {"url": hits1[1]["url"]},
-         jcompact({"status": 200, "title": hits1[1]["title"], "words": 5230})),
-        ("web", "web_search", {"q": "cold climate heat pump seasonal COP"}, jcompact({"results": hits2})),
+        ("web", "web_search", {"q": "heat pump efficiency"}, {"results": hits1}),
+        ("web", "fetch_url", {"url": hits1[0]["url"]}, {"status": 200, "title": hits1[0]["title"], "words": 1840}),
+        ("web", "fetch_url", {"url": hits1[1]["url"]}, {"status": 200, "title": hits1[1]["title"], "words": 5230}),
+        ("web", "web_search", {"q": "cold climate heat pump seasonal COP"}, {"results": hits2}),
         ("web", "fetch_url", {"url": hits2[1]["url"]},
-         jcompact({"status": 200, "title": hits2[1]["title"], "words": 7415, "text": article})),
+         {"status": 200, "title": hits2[1]["title"], "words": 7415, "text": article}),
     ]
-    steps = steps_from(calls, 5, 7 * S, [8 * S, 9 * S, 8 * S, 9 * S])
-    add_case("research", "Research heat pump efficiency and summarize the key numbers.", steps, 6 * S, 10_900, 5,
-             "healthy", "", ["web_search", "fetch_url"], {}, [],
+    run = scenarios.research({})._replace(prompt="Research heat pump efficiency and summarize the key numbers.",
+                                          calls=calls)
+    add_case(run, 5, 7 * S, [8 * S, 9 * S, 8 * S, 9 * S], 6 * S, 10_900,
              "Five distinct research steps (web_search, fetch_url x2, web_search of a second query, fetch_url) and the "
              "final answer. The last fetch_url returns its page text (about 2.5 KB): the codex.tool_result output is cut "
              "by Codex's telemetry preview at 2048 bytes (on a char boundary) and ends '\\n[... telemetry preview "

@@ -30,8 +30,10 @@ import sys
 import unicodedata
 
 sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # otlpgen
-from otlpgen import (RECORD, SECRETS, T0_MS, Output, attributes, export_batches, hexid, iso_seconds, jcompact,
+FORMATS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [FORMATS, os.path.join(FORMATS, "cli")]  # otlpgen, scenarios
+import scenarios
+from otlpgen import (T0_MS, Output, attributes, export_batches, hexid, iso_seconds, jcompact,
                      logs_request, nanos, to_iso_string, traces_request, utf16_len, uuid4)
 
 OUT = Output(__file__)
@@ -80,25 +82,7 @@ RESOURCE_HEAD = [  # hostDetector, processDetector (then the CLI's own attribute
     ("service.version", "v" + NODE_VERSION),  # process.version
 ]
 
-# The user's MCP servers (settings.json mcpServers, in this order; each trust: true).
-SERVERS = ["ci", "kb", "files", "crm", "web"]
-TOOL_SCHEMAS = {
-    ("ci", "get_build_status"): ("Get the status of a CI build", {"build_id": "string"}),
-    ("ci", "merge_pr"): ("Merge a pull request once its build is green", {"pr": "integer", "build_id": "string"}),
-    ("kb", "search_docs"): ("Search the internal documentation", {"query": "string"}),
-    ("files", "edit_file"): ("Insert or delete lines in a file",
-                             {"path": "string", "line": "integer", "insert": "string", "delete_lines": "integer"}),
-    ("files", "run_tests"): ("Run the Go tests of a package pattern", {"pkg": "string"}),
-    ("crm", "find_customer"): ("Find a customer by name, email or account", {"query": "string"}),
-    ("crm", "issue_refund"): ("Refund an amount to a customer", {"customer_id": "string", "amount": "number"}),
-    ("web", "web_search"): ("Search the web", {"q": "string"}),
-    ("web", "fetch_url"): ("Fetch a web page and summarise it", {"url": "string"}),
-}
-REQUIRED = {
-    ("files", "edit_file"): ["path", "line"],
-    ("ci", "merge_pr"): ["pr", "build_id"],
-    ("crm", "issue_refund"): ["customer_id", "amount"],
-}
+# The user's MCP servers (scenarios.SERVERS) are settings.json mcpServers, in that order, each trust: true.
 WAIT_FOR_PREVIOUS = {
     "type": "boolean",
     "description": "Set to true to wait for all previously requested tools in this turn to complete before "
@@ -241,17 +225,11 @@ def display_name(server, tool):
     return "%s (%s MCP Server)" % (tool, server)
 
 
-def input_schema(server, tool):
-    props = TOOL_SCHEMAS[(server, tool)][1]
-    return {"type": "object", "properties": {k: {"type": t} for k, t in props.items()},
-            "required": REQUIRED.get((server, tool), list(props))}
-
-
 def tool_declarations():
     """[{functionDeclarations}] as GeminiClient sets them on the chat; the MCP part only (README)."""
     decls = []
-    for (server, tool), (desc, _) in TOOL_SCHEMAS.items():
-        schema = input_schema(server, tool)
+    for (server, tool), (desc, _) in scenarios.TOOL_SCHEMAS.items():
+        schema = scenarios.input_schema(server, tool)
         params = dict(schema)
         params["properties"] = dict(schema["properties"], wait_for_previous=WAIT_FOR_PREVIOUS)
         decls.append({"name": mcp_name(server, tool), "description": desc, "parametersJsonSchema": params})
@@ -264,8 +242,8 @@ TOOL_DEFINITIONS = jcompact(tool_declarations())
 def tool_json(server, tool):
     """DeclarativeTool.toJSON()."""
     return {"name": mcp_name(server, tool), "displayName": display_name(server, tool),
-            "description": TOOL_SCHEMAS[(server, tool)][0], "kind": "other",
-            "parameterSchema": input_schema(server, tool)}
+            "description": scenarios.TOOL_SCHEMAS[(server, tool)][0], "kind": "other",
+            "parameterSchema": scenarios.input_schema(server, tool)}
 
 
 def wrap_untrusted(text):
@@ -383,6 +361,9 @@ class Session:
                 [traces_request(self.resource, [(TRACE_SCOPE, b)]) for b in export_batches(self.spans)])
 
 
+FIRST_TOOL_MS = 4000  # when a run's first tool call starts; the next ones follow gap_ms apart
+
+
 def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
     """calls: [(server, tool, args, result, exec_ms)]; gap_ms: time between tool starts. Returns the Session
     and facts for the manifest."""
@@ -397,7 +378,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
         "embedding_model": "gemini-embedding-001", "sandbox_enabled": False, "core_tools_enabled": "",
         "approval_mode": "default", "api_key_enabled": True, "vertex_ai_enabled": False,
         "log_user_prompts_enabled": True, "file_filtering_respect_git_ignore": True, "debug_mode": False,
-        "mcp_servers": ",".join(SERVERS), "mcp_servers_count": len(SERVERS), "mcp_tools": None,
+        "mcp_servers": ",".join(scenarios.SERVERS), "mcp_servers_count": len(scenarios.SERVERS), "mcp_tools": None,
         "mcp_tools_count": None, "output_format": "text", "extensions": "", "extensions_count": 0,
         "extension_ids": "", "auth_type": AUTH_TYPE, "worktree_active": False})
     s.log(305, "CLI configuration loaded.", cfg)
@@ -421,11 +402,10 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
     first_user = {"role": "user", "parts": [{"text": ENV_CONTEXT}, {"text": prompt}]}
     history = [first_user]  # the contents as sent (ids stripped, thought signatures added)
     n = len(calls)
-    p0 = 4000
     start = t_prompt + 30
     for r in range(n + 1):
         is_tool = r < n
-        p_r = p0 + r * gap_ms
+        p_r = FIRST_TOOL_MS + r * gap_ms
         end = p_r - 31 if is_tool else start + final_ms
         assert end - start > 400, (case, r)
         llm_trace, llm_span = s.ids("llm", r)
@@ -544,7 +524,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
                       "outcome": "proceed_once", "schedulerId": "root", "approvalMode": "default"}
         tool_attrs = {
             "gen_ai.tool.name": name, "gen_ai.tool.call_id": call_id,
-            "gen_ai.tool.description": TOOL_SCHEMAS[(server, tool)][0], "gen_ai.conversation.id": s.sid,
+            "gen_ai.tool.description": scenarios.TOOL_SCHEMAS[(server, tool)][0], "gen_ai.conversation.id": s.sid,
             "gen_ai.input.messages": truncate_for_telemetry(enriched),
             "gen_ai.output.messages": truncate_for_telemetry(executor_result),
             "gen_ai.operation.name": "tool_call", "gen_ai.agent.name": SERVICE_NAME,
@@ -699,26 +679,24 @@ SWITCHES = {
 
 def telemetry_names(calls):
     out = {}
-    for server, tool, *_ in calls:
+    for server, tool in scenarios.server_tools(calls):
         name = mcp_name(server, tool)
         out[tool] = {"span_tool_name": name, "log_function_name": name, "log_mcp_server_name": server,
                      "transcript_function_name": name, "display_name": display_name(server, tool)}
     return out
 
 
-def emit(case, prompt, final, calls, gap_ms, expect, reason, notes, data_class_tools=None, secrets=None):
-    s, facts = run_session(case, prompt, final, calls, gap_ms)
+def emit(run, notes):
+    """Writes the scenario run as Gemini CLI exports it, and its manifest entry."""
+    s, facts = run_session(run.case, run.prompt, run.final, run.calls, run.gap_ms)
     logs, traces = s.requests()
-    files = [OUT.write("gemini-cli-%s.logs.json" % case, logs), OUT.write("gemini-cli-%s.traces.json" % case, traces)]
-    tools = []
-    for _, tool, *_ in calls:
-        if tool not in tools:
-            tools.append(tool)
+    files = [OUT.write("gemini-cli-%s.logs.json" % run.case, logs),
+             OUT.write("gemini-cli-%s.traces.json" % run.case, traces)]
     OUT.manifest.append({
-        "case": case, "files": files, "sources": SOURCES,
-        "data_class_tools": data_class_tools or {}, "secrets": secrets or [],
-        "expect": expect, "reason": reason, "tools": tools, "telemetry_names": telemetry_names(calls),
-        "switches": SWITCHES,
+        "case": run.case, "files": files, "sources": SOURCES,
+        "data_class_tools": run.data_class_tools, "secrets": run.secrets,
+        "expect": run.expect, "reason": run.reason, "tools": [t for _, t in scenarios.server_tools(run.calls)],
+        "telemetry_names": telemetry_names(run.calls), "switches": SWITCHES,
         "session_id": s.sid, "prompt_id": s.prompt_id, "call_ids": facts["call_ids"],
         "truncated": facts["truncated"],
         "notes": notes})
@@ -738,18 +716,11 @@ COMMON_NOTE = (
 
 
 def case_build_poll():
-    states = [("queued", "0/4"), ("running", "1/4"), ("running", "1/4"), ("running", "2/4"),
-              ("running", "3/4"), ("success", "4/4")]
-    gap, exec_ms, p0 = 10000, 180, 4000
-    calls = []
-    for k, (st, jobs) in enumerate(states):
-        calls.append(("ci", "get_build_status", {"build_id": "b_88231"}, {
-            "build_id": "b_88231", "status": st, "jobs": jobs, "served_at": iso_seconds(p0 + k * gap + exec_ms // 2),
-            "request_id": "req_" + hexid("build-poll/%d" % k, 12)}, exec_ms))
-    calls.append(("ci", "merge_pr", {"pr": 4412, "build_id": "b_88231"},
-                  {"merged": True, "sha": hexid("build-poll/merge", 40)}, 1450))
-    emit("build-poll", "Wait for build b_88231 to go green, then merge PR 4412.",
-         "Build b_88231 passed (4/4 jobs) and PR 4412 is merged.", calls, gap, "healthy", "",
+    def served_at(k):  # halfway through the k-th poll's execution
+        return iso_seconds(FIRST_TOOL_MS + k * scenarios.BUILD_POLL_GAP_MS + scenarios.BUILD_STATUS_MS // 2)
+
+    emit(scenarios.build_poll(served_at, lambda k: "req_" + hexid("build-poll/%d" % k, 12),
+                              hexid("build-poll/merge", 40)),
          "One interactive session, one prompt: get_build_status polled 6 times 10 s apart (queued 0/4 .. success "
          "4/4, each result with its own served_at and request_id), then merge_pr, then the answer: 8 llm_call "
          "traces, 7 tool traces. model.disableLoopDetection is on: with the default, Gemini CLI's own loop "
@@ -757,29 +728,13 @@ def case_build_poll():
 
 
 def case_docs_search():
-    queries = ["refund policy", "refund policy annual plans", "annual plan refund rules",
-               "what is the refund policy for annual subscriptions", "cancel annual plan money back"]
-    calls = [("kb", "search_docs", {"query": q}, {"results": [], "total": 0}, 420) for q in queries]
-    emit("docs-search", "What is our refund policy for annual plans? Check the docs.",
-         "I could not find any documentation on refund policy.", calls, 5000, "stuck", "no_progress",
+    emit(scenarios.DOCS_SEARCH,
          "search_docs five times, 5 s apart, with five different queries, each returning {\"results\":[],"
          "\"total\":0} (the same MCP text each time), then the answer. " + COMMON_NOTE)
 
 
 def case_edit_revert():
-    insert = {"path": "src/pay.go", "line": 40, "insert": "if r.Customer == nil {\n\treturn ErrNoCustomer\n}"}
-    delete = {"path": "src/pay.go", "line": 40, "delete_lines": 3}
-    a, b = hexid("edit-revert/A", 40), hexid("edit-revert/B", 40)
-    tests = {"passed": 41, "failed": 1, "failures": ["TestRefund"]}
-    calls = []
-    for _ in range(3):
-        calls += [("files", "edit_file", insert, {"path": "src/pay.go", "sha": a, "ok": True}, 240),
-                  ("files", "run_tests", {"pkg": "./..."}, tests, 2600),
-                  ("files", "edit_file", delete, {"path": "src/pay.go", "sha": b, "ok": True}, 230),
-                  ("files", "run_tests", {"pkg": "./..."}, tests, 2600)]
-    emit("edit-revert", "TestRefund fails; guard against a nil customer in src/pay.go and get the tests green.",
-         "I could not get TestRefund to pass: adding the nil-customer guard to src/pay.go did not fix it.",
-         calls, 6000, "stuck", "no_progress",
+    emit(scenarios.edit_revert(hexid("edit-revert/A", 40), hexid("edit-revert/B", 40)),
          "Three cycles of edit_file (insert the guard -> sha A), run_tests (41 passed, 1 failed), edit_file "
          "(delete it -> sha B), run_tests (same result), 6 s apart: the file's sha alternates A, B, A, B. "
          "function_args is JSON.stringify(args, null, 2) (the insert's newline and tab escaped). The repeating "
@@ -789,11 +744,7 @@ def case_edit_revert():
 
 
 def case_support():
-    calls = [("crm", "find_customer", {"query": "Roe-Whitfield account"}, RECORD, 610),
-             ("crm", "issue_refund", {"customer_id": "cus_88421907", "amount": 129.5},
-              {"refund_id": "re_5521", "status": "succeeded"}, 880)]
-    emit("support", "Find the Roe-Whitfield account and refund the last order.",
-         "Refunded 129.50; refund re_5521 succeeded.", calls, 4000, "healthy", "",
+    emit(scenarios.SUPPORT,
          "find_customer returns the customer record (compact JSON text in an MCP text block), issue_refund "
          "refunds 129.5. The record appears in: the find_customer tool_call span's gen_ai.output.messages (twice: "
          "responseParts[0].functionResponse.response.output inside <untrusted_context> and resultDisplay), the "
@@ -805,8 +756,7 @@ def case_support():
          "the record; issue_refund is not a data-class tool): in its tool_call record's function_args, its "
          "tool/schedule span input and output, the 2nd api_response response_text and inference-details "
          "output, the 2nd llm_call output and the 3rd request's transcript. The prompt and the answer carry no "
-         "secret. " + COMMON_NOTE,
-         data_class_tools={"find_customer": "customer"}, secrets=SECRETS)
+         "secret. " + COMMON_NOTE)
 
 
 ARTICLE_SENTENCES = [
@@ -832,24 +782,8 @@ def long_article():
 
 
 def case_research():
-    hits1 = [{"title": "Heat pump efficiency explained", "url": "https://energy.example.org/heat-pumps/efficiency"},
-             {"title": "COP and SCOP: measuring heat pump performance", "url": "https://hvac.example.com/guides/cop-scop"},
-             {"title": "Field trial: heat pumps in older homes", "url": "https://research.example.net/trials/older-homes"}]
-    hits2 = [{"title": "Cold-climate heat pumps at -20 C", "url": "https://energy.example.org/heat-pumps/cold-climate"},
-             {"title": "Defrost cycles and winter COP", "url": "https://hvac.example.com/guides/defrost"},
-             {"title": "Nordic field data on air-source heat pumps", "url": "https://research.example.net/nordic-ashp"}]
     article = long_article()
-    last = {"status": 200, "title": hits2[0]["title"], "words": len(article.split()), "text": article}
-    calls = [
-        ("web", "web_search", {"q": "heat pump efficiency"}, {"hits": hits1}, 900),
-        ("web", "fetch_url", {"url": hits1[0]["url"]}, {"status": 200, "title": hits1[0]["title"], "words": 1840}, 1300),
-        ("web", "fetch_url", {"url": hits1[1]["url"]}, {"status": 200, "title": hits1[1]["title"], "words": 2315}, 1150),
-        ("web", "web_search", {"q": "heat pump cold climate performance"}, {"hits": hits2}, 870),
-        ("web", "fetch_url", {"url": hits2[0]["url"]}, last, 1240),
-    ]
-    emit("research", "Research how efficient heat pumps are, including in cold climates.",
-         "Air-source heat pumps typically deliver 3-4 units of heat per unit of electricity and stay above 2 in "
-         "cold climates.", calls, 4500, "healthy", "",
+    emit(scenarios.research({"words": len(article.split()), "text": article}),
          "web_search, fetch_url, fetch_url, web_search (a second query), fetch_url: five different calls with "
          "five different results, then the answer. The last fetch_url returns the page text too (about 42,000 "
          "characters): over the CLI's 40,000-character tool-output threshold, so the model gets 'Output too "
