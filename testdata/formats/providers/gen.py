@@ -79,22 +79,25 @@ OLL_REPO = "traceloop/openllmetry"
 OLL_REF = "v0.53.4"
 
 
-def traceloop_workflow_and_tools(t, case, workflow, tools, times, sdk_version="0.53.4"):
-    """traceloop-sdk @workflow / @tool spans (packages/traceloop-sdk/traceloop/sdk/decorators/base.py):
+def traceloop_trace(label, tools, end, sdk_version="0.53.4"):
+    """A trace (ids from label) of traceloop-sdk's @workflow 'support' (0 to end ms) and one @tool span per
+    (name, args, result, start, end) in tools (packages/traceloop-sdk/traceloop/sdk/decorators/base.py):
     name "<entity>.<kind>", scope traceloop.tracer, traceloop.entity.input = json.dumps({"args","kwargs"}),
     traceloop.entity.output = json.dumps(result); every span started in the workflow's context also gets
-    traceloop.workflow.name (tracing.py default_span_processor_on_start)."""
+    traceloop.workflow.name (tracing.py default_span_processor_on_start). Returns the trace and the workflow
+    span's id."""
+    t = Trace(label, "svc")
     scope = ("traceloop.tracer", sdk_version)
-    root = t.span("workflow", scope, f"{workflow}.workflow", KIND_INTERNAL, 0, times["end"], {
+    workflow = "support"
+    root = t.span("workflow", scope, f"{workflow}.workflow", KIND_INTERNAL, 0, end, {
         "traceloop.workflow.name": workflow,
         "traceloop.span.kind": "workflow",
         "traceloop.entity.name": workflow,
         "traceloop.entity.input": jdump({"args": [USER_TEXT], "kwargs": {}}),
         "traceloop.entity.output": jdump(FINAL_TEXT),
     })
-    ids = {}
     for (name, args, result, start, end) in tools:
-        ids[name] = t.span(f"tool/{name}", scope, f"{name}.tool", KIND_INTERNAL, start, end, {
+        t.span(f"tool/{name}", scope, f"{name}.tool", KIND_INTERNAL, start, end, {
             "traceloop.workflow.name": workflow,
             "traceloop.span.kind": "tool",
             "traceloop.entity.name": name,
@@ -103,14 +106,13 @@ def traceloop_workflow_and_tools(t, case, workflow, tools, times, sdk_version="0
             "traceloop.entity.input": jdump({"args": [], "kwargs": args}),
             "traceloop.entity.output": jdump(result),
         }, parent=root)
-    return root, ids
+    return t, root
 
 
 def case_anthropic_openllmetry():
     case = "anthropic-openllmetry"
-    t = Trace(case, "svc")
     tools = [("find_customer", FIND_ARGS, RECORD, 1210, 1260), ("get_weather", WEATHER_ARGS, WEATHER, 1270, 1300)]
-    root, _ = traceloop_workflow_and_tools(t, case, "support", tools, {"end": 2600})
+    t, root = traceloop_trace(case, tools, 2600)
     scope = ("opentelemetry.instrumentation.anthropic", "0.53.4")
     cid, wid = "toolu_01A9cX3pQ7hR2mKd8vLwT5nB", "toolu_01F4eY6sJ2kP9qWz3xCvN8gH"
     common = {
@@ -185,9 +187,7 @@ def case_anthropic_openllmetry():
     files = [(f"{case}.traces.json", "traces", t.doc())]
 
     # the same run through opentelemetry-instrumentation-anthropic 0.62.1 (GenAI semconv since 0.54.0)
-    t = Trace(case + "/semconv", "svc")
-    root, _ = traceloop_workflow_and_tools(t, case + "/semconv", "support", tools, {"end": 2600},
-                                           sdk_version="0.62.1")
+    t, root = traceloop_trace(case + "/semconv", tools, 2600, sdk_version="0.62.1")
     scope = ("opentelemetry.instrumentation.anthropic", "0.62.1")
 
     def parts(content):
@@ -281,25 +281,30 @@ class PyObj:
         return f"{self.cls}(" + ", ".join(f"{k}={v!r}" for k, v in self.fields.items()) + ")"
 
 
-def oi_decorated_agent_and_tools(t, scope, agent_name, agent_input, agent_output, start, end):
-    """openinference-instrumentation OITracer @tracer.agent: span named after the function, AGENT kind,
-    a single argument recorded as input.value (str -> text/plain)."""
-    return t.span("agent", scope, agent_name, KIND_INTERNAL, start, end, {
-        "input.value": agent_input,
+OI_APP = ("__main__", "")  # the scope of the application's own OITracer spans
+
+
+def oi_agent_trace(label):
+    """A trace (ids from label) whose root is openinference-instrumentation's OITracer @tracer.agent span of
+    support_agent(USER_TEXT) returning FINAL_TEXT, 0 to 3010 ms: span named after the function, AGENT kind,
+    a single argument recorded as input.value (str -> text/plain). Returns the trace and the root's id."""
+    t = Trace(label, "svc")
+    return t, t.span("agent", OI_APP, "support_agent", KIND_INTERNAL, 0, 3010, {
+        "input.value": USER_TEXT,
         "input.mime_type": "text/plain",
         "openinference.span.kind": "AGENT",
-        "output.value": agent_output,
+        "output.value": FINAL_TEXT,
         "output.mime_type": "text/plain",
     }, status={"code": 1})
 
 
-def oi_decorated_tool(t, scope, parent, name, description, args, result, start, end):
+def oi_decorated_tool(t, parent, name, description, args, result, start, end):
     """OITracer @tracer.tool (_tracers.py _tool_context): span named after the function, input.value =
     JSON of the bound arguments, tool.name / tool.description / tool.parameters (inferred JSON schema),
     output.value = JSON of the return value (_attributes.py _json_serialize: json.dumps, ensure_ascii=False)."""
     params = {"type": "object", "title": name, "description": description,
               "properties": {k: {"type": "string"} for k in args}, "required": list(args)}
-    return t.span(f"tool/{name}", scope, name, KIND_INTERNAL, start, end, {
+    return t.span(f"tool/{name}", OI_APP, name, KIND_INTERNAL, start, end, {
         "input.value": oijson(args),
         "input.mime_type": "application/json",
         "tool.name": name,
@@ -313,9 +318,7 @@ def oi_decorated_tool(t, scope, parent, name, description, args, result, start, 
 
 def case_anthropic_openinference():
     case = "anthropic-openinference"
-    t = Trace(case, "svc")
-    app = ("__main__", "")
-    root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
+    t, root = oi_agent_trace(case)
     scope = ("openinference.instrumentation.anthropic", "1.1.2")
     cid, wid = "toolu_01A9cX3pQ7hR2mKd8vLwT5nB", "toolu_01F4eY6sJ2kP9qWz3xCvN8gH"
     first_text = "I'll look up the account first."
@@ -336,50 +339,44 @@ def case_anthropic_openinference():
                                  "input_tokens": tin, "output_tokens": tout, "server_tool_use": None,
                                  "service_tier": "standard"}})
 
+    def content_attrs(p, blocks):
+        """A message's content blocks under prefix p: a TextBlock as message.contents.{j} text, a ToolUseBlock as
+        message.tool_calls.{k}.tool_call.* and message.contents.{j} tool_use, a tool_result dict as the message's
+        tool_call_id and content."""
+        a = {}
+        tool_index = 0
+        for j, b in enumerate(blocks):
+            if isinstance(b, dict) and b["type"] == "tool_result":
+                a[f"{p}.message.tool_call_id"] = b["tool_use_id"]
+                a[f"{p}.message.content"] = b["content"] if isinstance(b["content"], str) else oijson(b["content"])
+            elif b.cls == "TextBlock":
+                a[f"{p}.message.contents.{j}.message_content.type"] = "text"
+                a[f"{p}.message.contents.{j}.message_content.text"] = b.fields["text"]
+            elif b.cls == "ToolUseBlock":
+                a[f"{p}.message.tool_calls.{tool_index}.tool_call.id"] = b.fields["id"]
+                a[f"{p}.message.tool_calls.{tool_index}.tool_call.function.name"] = b.fields["name"]
+                a[f"{p}.message.tool_calls.{tool_index}.tool_call.function.arguments"] = oijson(b.fields["input"])
+                a[f"{p}.message.contents.{j}.message_content.type"] = "tool_use"
+                a[f"{p}.message.contents.{j}.tool_call.id"] = b.fields["id"]
+                a[f"{p}.message.contents.{j}.tool_call.function.name"] = b.fields["name"]
+                a[f"{p}.message.contents.{j}.tool_call.function.arguments"] = oijson(b.fields["input"])
+                tool_index += 1
+        return a
+
     def input_attrs(messages):
         a = {}
         for i, m in enumerate(messages):
             p = f"llm.input_messages.{i}"
             a[f"{p}.message.role"] = m["role"]
-            c = m["content"]
-            if isinstance(c, str):
-                a[f"{p}.message.content"] = c
-                continue
-            tool_index = 0
-            for j, b in enumerate(c):
-                if isinstance(b, dict) and b["type"] == "tool_result":
-                    a[f"{p}.message.tool_call_id"] = b["tool_use_id"]
-                    a[f"{p}.message.content"] = b["content"] if isinstance(b["content"], str) else oijson(b["content"])
-                elif isinstance(b, PyObj) and b.cls == "TextBlock":
-                    a[f"{p}.message.contents.{j}.message_content.type"] = "text"
-                    a[f"{p}.message.contents.{j}.message_content.text"] = b.fields["text"]
-                elif isinstance(b, PyObj) and b.cls == "ToolUseBlock":
-                    a[f"{p}.message.tool_calls.{tool_index}.tool_call.id"] = b.fields["id"]
-                    a[f"{p}.message.tool_calls.{tool_index}.tool_call.function.name"] = b.fields["name"]
-                    a[f"{p}.message.tool_calls.{tool_index}.tool_call.function.arguments"] = oijson(b.fields["input"])
-                    a[f"{p}.message.contents.{j}.message_content.type"] = "tool_use"
-                    a[f"{p}.message.contents.{j}.tool_call.id"] = b.fields["id"]
-                    a[f"{p}.message.contents.{j}.tool_call.function.name"] = b.fields["name"]
-                    a[f"{p}.message.contents.{j}.tool_call.function.arguments"] = oijson(b.fields["input"])
-                    tool_index += 1
+            if isinstance(m["content"], str):
+                a[f"{p}.message.content"] = m["content"]
+            else:
+                a.update(content_attrs(p, m["content"]))
         return a
 
     def output_attrs(blocks, stop):
         a = {"llm.output_messages.0.message.role": "assistant", "llm.finish_reason": stop}
-        tool_index = 0
-        for j, b in enumerate(blocks):
-            if b.cls == "TextBlock":
-                a[f"llm.output_messages.0.message.contents.{j}.message_content.type"] = "text"
-                a[f"llm.output_messages.0.message.contents.{j}.message_content.text"] = b.fields["text"]
-            else:
-                a[f"llm.output_messages.0.message.tool_calls.{tool_index}.tool_call.id"] = b.fields["id"]
-                a[f"llm.output_messages.0.message.tool_calls.{tool_index}.tool_call.function.name"] = b.fields["name"]
-                a[f"llm.output_messages.0.message.tool_calls.{tool_index}.tool_call.function.arguments"] = oijson(b.fields["input"])
-                a[f"llm.output_messages.0.message.contents.{j}.message_content.type"] = "tool_use"
-                a[f"llm.output_messages.0.message.contents.{j}.tool_call.id"] = b.fields["id"]
-                a[f"llm.output_messages.0.message.contents.{j}.tool_call.function.name"] = b.fields["name"]
-                a[f"llm.output_messages.0.message.contents.{j}.tool_call.function.arguments"] = oijson(b.fields["input"])
-                tool_index += 1
+        a.update(content_attrs("llm.output_messages.0", blocks))
         return a
 
     def llm_span(label, start, end, messages, reply, stop, mid, tin, tout):
@@ -406,11 +403,11 @@ def case_anthropic_openinference():
 
     # the kwargs dict holds the live list, but the attributes are taken at call time: copy per call
     llm_span("llm1", 20, 1000, list(msgs), r1, "tool_use", "msg_01XbQ2m7Rk4s9TtVw3yZp6Ld", 512, 64)
-    oi_decorated_tool(t, app, root, "find_customer", "Find a customer by free-text query", FIND_ARGS, RECORD, 1010, 1060)
+    oi_decorated_tool(t, root, "find_customer", "Find a customer by free-text query", FIND_ARGS, RECORD, 1010, 1060)
     msgs += [{"role": "assistant", "content": r1},
              {"role": "user", "content": [{"type": "tool_result", "tool_use_id": cid, "content": jdump(RECORD)}]}]
     llm_span("llm2", 1070, 2000, list(msgs), r2, "tool_use", "msg_01Hc5Vn8Wq2r7UuBx4zAp9Me", 700, 40)
-    oi_decorated_tool(t, app, root, "get_weather", "Current weather for a city", WEATHER_ARGS, WEATHER, 2010, 2040)
+    oi_decorated_tool(t, root, "get_weather", "Current weather for a city", WEATHER_ARGS, WEATHER, 2010, 2040)
     msgs += [{"role": "assistant", "content": r2},
              {"role": "user", "content": [{"type": "tool_result", "tool_use_id": wid, "content": jdump(WEATHER)}]}]
     final = [PyObj("TextBlock", citations=None, text=FINAL_TEXT, type="text")]
@@ -480,9 +477,8 @@ def case_bedrock_converse():
     P_OLL = "packages/opentelemetry-instrumentation-bedrock/opentelemetry/instrumentation/bedrock"
 
     # (a) OpenLLMetry <= 0.53.4: gen_ai.prompt.{i}.content = json.dumps(message["content"], default=str)
-    t = Trace(case + "/openllmetry", "svc")
     tools = [("find_customer", FIND_ARGS, RECORD) + TOOL_TIMES3[0], ("get_weather", WEATHER_ARGS, WEATHER) + TOOL_TIMES3[1]]
-    root, _ = traceloop_workflow_and_tools(t, case + "/openllmetry", "support", tools, {"end": 3010})
+    t, root = traceloop_trace(case + "/openllmetry", tools, 3010)
     scope = ("opentelemetry.instrumentation.bedrock", "0.53.4")
     calls = converse_flow([{"json": RECORD}], [{"json": WEATHER}])
     for n, ((sent, reply, stop, (tin, tout)), (s, e)) in enumerate(zip(calls, TIMES3)):
@@ -504,9 +500,7 @@ def case_bedrock_converse():
 
     # (b) OpenLLMetry >= 0.57 (GenAI semconv): gen_ai.input.messages with tool_call / tool_call_response parts;
     # a toolResult's response is the joined text items, else json.dumps(content list) (so {"json": ..} wrappers stay)
-    t = Trace(case + "/openllmetry-semconv", "svc")
-    root, _ = traceloop_workflow_and_tools(t, case + "/openllmetry-semconv", "support", tools, {"end": 3010},
-                                           sdk_version="0.62.1")
+    t, root = traceloop_trace(case + "/openllmetry-semconv", tools, 3010, sdk_version="0.62.1")
     scope = ("opentelemetry.instrumentation.bedrock", "0.62.1")
     fr_map = {"tool_use": "tool_call", "end_turn": "stop"}
 
@@ -543,9 +537,7 @@ def case_bedrock_converse():
 
     # (c) OpenInference bedrock 0.1.45: llm.input_messages.* (toolResult -> message.tool_call_id + message.content)
     # and input.value = JSON of the Converse messages list; here the find_customer result is a {"text": ..} item
-    t = Trace(case + "/openinference", "svc")
-    app = ("__main__", "")
-    root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
+    t, root = oi_agent_trace(case + "/openinference")
     scope = ("openinference.instrumentation.bedrock", "0.1.45")
     calls = converse_flow([{"text": jdump(RECORD)}], [{"json": WEATHER}])
 
@@ -596,7 +588,7 @@ def case_bedrock_converse():
         if n < 2:
             name, args, result = [("find_customer", FIND_ARGS, RECORD), ("get_weather", WEATHER_ARGS, WEATHER)][n]
             desc = {"find_customer": "Find a customer by free-text query", "get_weather": "Current weather for a city"}[name]
-            oi_decorated_tool(t, app, root, name, desc, args, result, *TOOL_TIMES3[n])
+            oi_decorated_tool(t, root, name, desc, args, result, *TOOL_TIMES3[n])
     files.append((f"{case}.openinference.traces.json", "traces", t.doc()))
 
     P_OI = "python/instrumentation/openinference-instrumentation-bedrock/src/openinference/instrumentation/bedrock"
@@ -634,9 +626,7 @@ def case_bedrock_converse():
 
 def case_gemini_function_response():
     case = "gemini-function-response"
-    t = Trace(case, "svc")
-    app = ("__main__", "")
-    root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
+    t, root = oi_agent_trace(case)
     scope = ("openinference.instrumentation.google_genai", "1.4.1")
     model = "gemini-2.0-flash"
     # the app keeps a list of types.Content; the model turns are response.candidates[0].content;
@@ -712,9 +702,9 @@ def case_gemini_function_response():
         t.span(label, scope, "GenerateContent", KIND_INTERNAL, s, e, a, parent=root, status={"code": 1})
 
     span("gen1", 20, 1000, [user], r1, 120, 8, "kR9mZ_2fH8yQ1MIPp7Ck2Aw")
-    oi_decorated_tool(t, app, root, "find_customer", "Find a customer by free-text query", FIND_ARGS, RECORD, 1010, 1060)
+    oi_decorated_tool(t, root, "find_customer", "Find a customer by free-text query", FIND_ARGS, RECORD, 1010, 1060)
     span("gen2", 1070, 2000, [user, r1, fr1], r2, 230, 7, "mT4nB_6xK2pL9QIPs3Dh5Ev")
-    oi_decorated_tool(t, app, root, "get_weather", "Current weather for a city", WEATHER_ARGS, WEATHER, 2010, 2040)
+    oi_decorated_tool(t, root, "get_weather", "Current weather for a city", WEATHER_ARGS, WEATHER, 2010, 2040)
     span("gen3", 2050, 3000, [user, r1, fr1, r2, fr2], r3, 280, 24, "pW8cF_1rJ7tN3YIPv6Gk0Hx")
     P = "python/instrumentation/openinference-instrumentation-google-genai/src/openinference/instrumentation/google_genai"
     emit(case, [(f"{case}.traces.json", "traces", t.doc())], [
@@ -751,9 +741,8 @@ def case_gemini_function_response():
 
 def case_ollama():
     case = "ollama"
-    t = Trace(case, "svc")
     tools = [("find_customer", FIND_ARGS, RECORD, 1010, 1060), ("get_weather", WEATHER_ARGS, WEATHER, 1070, 1100)]
-    root, _ = traceloop_workflow_and_tools(t, case, "support", tools, {"end": 2300})
+    t, root = traceloop_trace(case, tools, 2300)
     scope = ("opentelemetry.instrumentation.ollama", "0.53.4")
     # the request body the ollama client hands to Client._request (ChatRequest(...).model_dump(exclude_none=True);
     # _copy_messages drops falsy fields, so the assistant's empty content is gone)
@@ -857,8 +846,7 @@ def case_openai_legacy_function():
     tools = [("find_customer", FIND_ARGS, RECORD) + tool_times[0], ("get_weather", WEATHER_ARGS, WEATHER) + tool_times[1]]
 
     # (a) OpenLLMetry openai 0.53.4 (gen_ai.prompt.* / gen_ai.completion.*)
-    t = Trace(case + "/openllmetry", "svc")
-    root, _ = traceloop_workflow_and_tools(t, case + "/openllmetry", "support", tools, {"end": 3010})
+    t, root = traceloop_trace(case + "/openllmetry", tools, 3010)
     scope = ("opentelemetry.instrumentation.openai.v1", "0.53.4")
     for n, ((msgs, reply, finish, rid, (tin, tout)), (s, e)) in enumerate(zip(calls, TIMES3)):
         a = {"llm.request.type": "chat", "traceloop.workflow.name": "support", "gen_ai.system": "openai",
@@ -887,9 +875,7 @@ def case_openai_legacy_function():
     files.append((f"{case}.openllmetry.traces.json", "traces", t.doc()))
 
     # (b) OpenInference openai 0.1.54 (llm.input_messages.* with message.name / message.function_call_*)
-    t = Trace(case + "/openinference", "svc")
-    app = ("__main__", "")
-    root = oi_decorated_agent_and_tools(t, app, "support_agent", USER_TEXT, FINAL_TEXT, 0, 3010)
+    t, root = oi_agent_trace(case + "/openinference")
     scope = ("openinference.instrumentation.openai", "0.1.54")
     for n, ((msgs, reply, finish, rid, (tin, tout)), (s, e)) in enumerate(zip(calls, TIMES3)):
         body = {"messages": msgs, "model": "gpt-4o-mini", "functions": functions}
@@ -923,7 +909,7 @@ def case_openai_legacy_function():
         t.span(f"chat{n}", scope, "ChatCompletion", KIND_INTERNAL, s, e, a, parent=root, status={"code": 1})
         if n < 2:
             name, args, result = [("find_customer", FIND_ARGS, RECORD), ("get_weather", WEATHER_ARGS, WEATHER)][n]
-            oi_decorated_tool(t, app, root, name, functions[n]["description"], args, result, *tool_times[n])
+            oi_decorated_tool(t, root, name, functions[n]["description"], args, result, *tool_times[n])
     files.append((f"{case}.openinference.traces.json", "traces", t.doc()))
 
     P_OLL = "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai"
