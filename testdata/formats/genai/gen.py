@@ -19,8 +19,8 @@ import sys
 
 sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # testdata/formats: otlpgen
-from otlpgen import (FIND_ARGS, RECORD, SECRETS, USER_TEXT, WEATHER, WEATHER_ARGS, Output, any_value, attributes,
-                     event, jcompact, jdump, logs_request, nanos, service_resource, span, traces_request)
+from otlpgen import (FIND_ARGS, KIND_CLIENT, KIND_INTERNAL, RECORD, SECRETS, USER_TEXT, WEATHER, WEATHER_ARGS, Output, any_value,
+                     attributes, event, jcompact, jdump, logs_request, nanos, service_resource, span, traces_request)
 
 OUT = Output(__file__)
 
@@ -71,6 +71,11 @@ def sid(t, n):
     return "%016x" % (0x5b00000000000000 + t * 0x100 + n)
 
 
+def trace_ids(t, n):
+    """Trace t's id and the ids of its first n spans."""
+    return tid(t), [sid(t, i) for i in range(1, n + 1)]
+
+
 def add_case(case, files, sources, notes, secrets=SECRETS, data_class_tools=DATA_CLASS_TOOLS, **extra):
     entry = {"case": case, "files": files, "sources": sources}
     if data_class_tools is not None:
@@ -110,6 +115,34 @@ SOURCE_INPUT_MESSAGES = {
 }
 
 
+# The OpenAI model every GenAI case's chat spans call.
+GENAI_OPENAI = {"gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o"}
+
+
+def genai_chat_span(T, s, parent, start, end, resp_id, finish, tin, tout, inp, outp):
+    """An inference span 'chat gpt-4o' (CLIENT) with its gen_ai.input.messages inp and gen_ai.output.messages
+    outp, structured or as JSON text."""
+    return span(T, s, "chat gpt-4o", start, end, {
+        "gen_ai.operation.name": "chat", **GENAI_OPENAI,
+        "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": resp_id,
+        "gen_ai.response.finish_reasons": [finish],
+        "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
+        "gen_ai.input.messages": inp, "gen_ai.output.messages": outp,
+    }, parent=parent, kind=KIND_CLIENT)
+
+
+def execute_tool_span(T, s, parent, start, end, call_id, name, arguments=None, result=None):
+    """An execute_tool span (INTERNAL, 'execute_tool {tool}'); gen_ai.tool.call.arguments and .result only
+    where the instrumentation records them (not None), structured or as JSON text."""
+    a = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": call_id,
+         "gen_ai.tool.type": "function"}
+    if arguments is not None:
+        a["gen_ai.tool.call.arguments"] = arguments
+    if result is not None:
+        a["gen_ai.tool.call.result"] = result
+    return span(T, s, "execute_tool " + name, start, end, a, parent=parent)
+
+
 def genai_first_round(user_text):
     """The first round of the GenAI cases: the user's question, the model's two tool calls, and the
     next call's input with both results; as (in1, out1, in2)."""
@@ -128,39 +161,17 @@ def genai_first_round(user_text):
 
 def case_genai_structured_span():
     t = 1
-    T = tid(t)
-    agent, chat1, tool1, tool2, chat2 = (sid(t, i) for i in range(1, 6))
+    T, (agent, chat1, tool1, tool2, chat2) = trace_ids(t, 5)
     scope = {"name": "genai-semconv-spec", "version": "semantic-conventions-genai@2b902ce"}
-    common = {"gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o"}
     in1, out1, in2 = genai_first_round(USER_TEXT)
     out2 = [{"role": "assistant", "parts": [text_part(FINAL_TEXT)], "finish_reason": "stop"}]
     spans = [
         span(T, agent, "invoke_agent support-agent", 0, 900, {
-            "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support-agent", **common}),
-        span(T, chat1, "chat gpt-4o", 10, 300, {
-            "gen_ai.operation.name": "chat", **common,
-            "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": "chatcmpl-1",
-            "gen_ai.response.finish_reasons": ["tool_calls"],
-            "gen_ai.usage.input_tokens": 52, "gen_ai.usage.output_tokens": 41,
-            "gen_ai.input.messages": in1, "gen_ai.output.messages": out1,
-        }, parent=agent, kind=3),
-        span(T, tool1, "execute_tool find_customer", 310, 340, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer",
-            "gen_ai.tool.call.id": "call_1", "gen_ai.tool.type": "function",
-            "gen_ai.tool.call.arguments": FIND_ARGS, "gen_ai.tool.call.result": RECORD,
-        }, parent=agent),
-        span(T, tool2, "execute_tool get_weather", 341, 360, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather",
-            "gen_ai.tool.call.id": "call_2", "gen_ai.tool.type": "function",
-            "gen_ai.tool.call.arguments": WEATHER_ARGS, "gen_ai.tool.call.result": WEATHER,
-        }, parent=agent),
-        span(T, chat2, "chat gpt-4o", 370, 890, {
-            "gen_ai.operation.name": "chat", **common,
-            "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": "chatcmpl-2",
-            "gen_ai.response.finish_reasons": ["stop"],
-            "gen_ai.usage.input_tokens": 231, "gen_ai.usage.output_tokens": 19,
-            "gen_ai.input.messages": in2, "gen_ai.output.messages": out2,
-        }, parent=agent, kind=3),
+            "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support-agent", **GENAI_OPENAI}),
+        genai_chat_span(T, chat1, agent, 10, 300, "chatcmpl-1", "tool_calls", 52, 41, in1, out1),
+        execute_tool_span(T, tool1, agent, 310, 340, "call_1", "find_customer", FIND_ARGS, RECORD),
+        execute_tool_span(T, tool2, agent, 341, 360, "call_2", "get_weather", WEATHER_ARGS, WEATHER),
+        genai_chat_span(T, chat2, agent, 370, 890, "chatcmpl-2", "stop", 231, 19, in2, out2),
     ]
     f = OUT.write("genai-structured-span.traces.json", [traces([(scope, spans)])])
     add_case(
@@ -238,8 +249,7 @@ def inference_attrs(resp_id, finish, tin, tout):
 
 def inference_details_trace(t, with_span_events):
     """Spans of one run; content only in the events (EVENT_ONLY capture mode)."""
-    T = tid(t)
-    agent, chat1, tool1, tool2, chat2 = (sid(t, i) for i in range(1, 6))
+    T, (agent, chat1, tool1, tool2, chat2) = trace_ids(t, 5)
     in1, out1, in2, out2 = openai_v2_rounds()
     a1 = inference_attrs("chatcmpl-1", "tool_calls", 52, 41)
     a2 = inference_attrs("chatcmpl-2", "stop", 231, 19)
@@ -254,14 +264,8 @@ def inference_details_trace(t, with_span_events):
              events=[event(name, 300, ev1)] if with_span_events else None),
         # ToolInvocation._apply_finish: name, call id, type, arguments (a str: the Python SDK drops
         # dict-valued span attributes); gen_ai.tool.call.result is not set at this commit.
-        span(T, tool1, "execute_tool find_customer", 310, 340, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer",
-            "gen_ai.tool.call.id": "call_1", "gen_ai.tool.type": "function",
-            "gen_ai.tool.call.arguments": jdump(FIND_ARGS)}, parent=agent),
-        span(T, tool2, "execute_tool get_weather", 341, 360, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather",
-            "gen_ai.tool.call.id": "call_2", "gen_ai.tool.type": "function",
-            "gen_ai.tool.call.arguments": jdump(WEATHER_ARGS)}, parent=agent),
+        execute_tool_span(T, tool1, agent, 310, 340, "call_1", "find_customer", jdump(FIND_ARGS)),
+        execute_tool_span(T, tool2, agent, 341, 360, "call_2", "get_weather", jdump(WEATHER_ARGS)),
         span(T, chat2, "chat gpt-4o", 370, 890, a2, parent=agent, kind=3,
              events=[event(name, 890, ev2)] if with_span_events else None),
     ]
@@ -428,20 +432,15 @@ def case_genai_log_events():
 
     # (b) the tool messages as log records first, the execute_tool spans later in a traces file.
     t = 5
-    T = tid(t)
-    agent, c1, tool1, tool2, c2 = (sid(t, i) for i in range(1, 6))
+    T, (agent, c1, tool1, tool2, c2) = trace_ids(t, 5)
     recs = [r for r in v2_records(T, c2, 370, 890, ROUND2, CHOICE2) if r["eventName"] == "gen_ai.tool.message"]
     fl = OUT.write("genai-log-events-tool-span.logs.json", [v2_logs(recs)])
     app_scope = {"name": "support-app"}
     spans_app = [
         span(T, agent, "invoke_agent support-agent", 0, 900, {
             "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support-agent", "gen_ai.system": "openai"}),
-        span(T, tool1, "execute_tool find_customer", 310, 340, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_customer",
-            "gen_ai.tool.call.id": "call_1", "gen_ai.tool.type": "function"}, parent=agent),
-        span(T, tool2, "execute_tool get_weather", 341, 360, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather",
-            "gen_ai.tool.call.id": "call_2", "gen_ai.tool.type": "function"}, parent=agent),
+        execute_tool_span(T, tool1, agent, 310, 340, "call_1", "find_customer"),
+        execute_tool_span(T, tool2, agent, 341, 360, "call_2", "get_weather"),
     ]
     spans_v2 = [
         v2_chat_span(T, c1, 10, 300, "chatcmpl-1", "tool_calls", 52, 41, parent=agent),
@@ -501,33 +500,47 @@ CALL_UPDATE = {"id": "call_3", "type": "function",
                "function": {"name": "update_customer", "arguments": jcompact(UPDATE_ARGS)}}
 
 
-def ollm_py_prompts(messages):
-    """chat_wrappers._set_prompts (0.54.0): role, content if truthy, tool_call_id, tool_calls.{j}.id/name/arguments."""
+def flat_tool_calls(prefix, tool_calls, keys):
+    """OpenAI tool calls as indexed attributes, prefix % j for call j: keys name the attributes of a call's id,
+    function name and arguments (the API's string); a key of None is not recorded."""
+    a = {}
+    for j, tc in enumerate(tool_calls or []):
+        for key, value in zip(keys, (tc["id"], tc["function"]["name"], tc["function"]["arguments"])):
+            if key:
+                a[prefix % j + key] = value
+    return a
+
+
+def flat_messages(prefix, messages, fields, call_keys):
+    """Chat Completions messages as indexed attributes, the way OpenLLMetry's and OpenInference's Python
+    openai instrumentations flatten them: under prefix % i, message i's role, then each of fields whose value
+    is set and not empty, then its tool calls (flat_tool_calls with call_keys)."""
     a = {}
     for i, m in enumerate(messages):
-        p = "gen_ai.prompt.%d" % i
-        a[p + ".role"] = m["role"]
-        if m.get("content"):
-            a[p + ".content"] = m["content"]
-        if m.get("tool_call_id"):
-            a[p + ".tool_call_id"] = m["tool_call_id"]
-        for j, tc in enumerate(m.get("tool_calls") or []):
-            a[p + ".tool_calls.%d.id" % j] = tc["id"]
-            a[p + ".tool_calls.%d.name" % j] = tc["function"]["name"]
-            a[p + ".tool_calls.%d.arguments" % j] = tc["function"]["arguments"]
+        p = prefix % i
+        a[p + "role"] = m["role"]
+        for field in fields:
+            if m.get(field):
+                a[p + field] = m[field]
+        a.update(flat_tool_calls(p + "tool_calls.%d.", m.get("tool_calls"), call_keys))
     return a
+
+
+OLLM_CALL_KEYS = ("id", "name", "arguments")
+
+
+def ollm_py_prompts(messages):
+    """chat_wrappers._set_prompts (0.54.0): role, content if truthy, tool_call_id, tool_calls.{j}.id/name/arguments."""
+    return flat_messages("gen_ai.prompt.%d.", messages, ("content", "tool_call_id"), OLLM_CALL_KEYS)
 
 
 def ollm_py_completion(finish, content=None, tool_calls=None):
     """chat_wrappers._set_completions (0.54.0); _set_span_attribute skips None and ''."""
-    p = "gen_ai.completion.0"
-    a = {p + ".finish_reason": finish, p + ".role": "assistant"}
+    p = "gen_ai.completion.0."
+    a = {p + "finish_reason": finish, p + "role": "assistant"}
     if content:
-        a[p + ".content"] = content
-    for j, tc in enumerate(tool_calls or []):
-        a[p + ".tool_calls.%d.id" % j] = tc["id"]
-        a[p + ".tool_calls.%d.name" % j] = tc["function"]["name"]
-        a[p + ".tool_calls.%d.arguments" % j] = tc["function"]["arguments"]
+        a[p + "content"] = content
+    a.update(flat_tool_calls(p + "tool_calls.%d.", tool_calls, OLLM_CALL_KEYS))
     return a
 
 
@@ -544,11 +557,9 @@ def ollm_js_prompts(messages):
 
 def ollm_js_completion(finish, content=None, tool_calls=None):
     """instrumentation.ts _endSpan (0.22.5): finish_reason, role, content ?? '', tool_calls.{j}.name/arguments (no id)."""
-    p = "gen_ai.completion.0"
-    a = {p + ".finish_reason": finish, p + ".role": "assistant", p + ".content": content or ""}
-    for j, tc in enumerate(tool_calls or []):
-        a[p + ".tool_calls.%d.name" % j] = tc["function"]["name"]
-        a[p + ".tool_calls.%d.arguments" % j] = tc["function"]["arguments"]
+    p = "gen_ai.completion.0."
+    a = {p + "finish_reason": finish, p + "role": "assistant", p + "content": content or ""}
+    a.update(flat_tool_calls(p + "tool_calls.%d.", tool_calls, (None, "name", "arguments")))
     return a
 
 
@@ -567,8 +578,7 @@ def openai_history(dumps):
 def case_openllmetry():
     # --- Python: traceloop-sdk decorators + opentelemetry-instrumentation-openai 0.54.0
     t = 8
-    T = tid(t)
-    agent, c1, tk1, tk2, c2, tk3, c3 = (sid(t, i) for i in range(1, 8))
+    T, (agent, c1, tk1, tk2, c2, tk3, c3) = trace_ids(t, 7)
     h1, h2, h3 = openai_history(jdump)
     sdk_scope = {"name": "traceloop.tracer"}
     oai_scope = {"name": "opentelemetry.instrumentation.openai.v1", "version": "0.54.0"}
@@ -610,8 +620,7 @@ def case_openllmetry():
 
     # --- JavaScript: @traceloop/node-server-sdk withAgent / withTask + @traceloop/instrumentation-openai 0.22.5
     t = 9
-    T = tid(t)
-    agent, c1, tk1, tk2, c2, tk3, c3 = (sid(t, i) for i in range(1, 8))
+    T, (agent, c1, tk1, tk2, c2, tk3, c3) = trace_ids(t, 7)
     h1, h2, h3 = openai_history(jcompact)
     sdk_scope = {"name": "@traceloop/node-server-sdk", "version": "0.22.8"}
     oai_scope = {"name": "@traceloop/instrumentation-openai", "version": "0.22.5"}
@@ -709,37 +718,23 @@ OI_TOOLS = [
 ]
 
 
+OI_CALL_KEYS = ("tool_call.id", "tool_call.function.name", "tool_call.function.arguments")
+
+
 def oi_input_messages(messages):
     """_request_attributes_extractor._get_attributes_from_message_param: role, tool_call_id, content (if
     truthy), tool_calls.{j}.tool_call.id / function.name / function.arguments."""
-    a = {}
-    for i, m in enumerate(messages):
-        p = "llm.input_messages.%d." % i
-        a[p + "message.role"] = m["role"]
-        if m.get("tool_call_id"):
-            a[p + "message.tool_call_id"] = m["tool_call_id"]
-        if m.get("content"):
-            a[p + "message.content"] = m["content"]
-        for j, tc in enumerate(m.get("tool_calls") or []):
-            q = p + "message.tool_calls.%d." % j
-            a[q + "tool_call.id"] = tc["id"]
-            a[q + "tool_call.function.name"] = tc["function"]["name"]
-            a[q + "tool_call.function.arguments"] = tc["function"]["arguments"]
-    return a
+    return flat_messages("llm.input_messages.%d.message.", messages, ("tool_call_id", "content"), OI_CALL_KEYS)
 
 
 def oi_output(finish, content=None, tool_calls=None):
     """_response_attributes_extractor: llm.output_messages.{index}.message.role / content / tool_calls.{j}.tool_call.*,
     then llm.finish_reason of choice 0."""
-    p = "llm.output_messages.0."
-    a = {p + "message.role": "assistant"}
+    p = "llm.output_messages.0.message."
+    a = {p + "role": "assistant"}
     if content:
-        a[p + "message.content"] = content
-    for j, tc in enumerate(tool_calls or []):
-        q = p + "message.tool_calls.%d." % j
-        a[q + "tool_call.id"] = tc["id"]
-        a[q + "tool_call.function.name"] = tc["function"]["name"]
-        a[q + "tool_call.function.arguments"] = tc["function"]["arguments"]
+        a[p + "content"] = content
+    a.update(flat_tool_calls(p + "tool_calls.%d.", tool_calls, OI_CALL_KEYS))
     a["llm.finish_reason"] = finish
     return a
 
@@ -776,8 +771,7 @@ def oi_llm_span(T, s, parent, start, end, messages, rid, finish, content, tool_c
 
 def case_openinference():
     t = 10
-    T = tid(t)
-    agent, c1, tl1, tl2, c2, tl3, c3 = (sid(t, i) for i in range(1, 8))
+    T, (agent, c1, tl1, tl2, c2, tl3, c3) = trace_ids(t, 7)
     h1, h2, h3 = openai_history(jdump)
     app = {"name": "support_app"}
     oai = {"name": "openinference.instrumentation.openai", "version": "0.1.54"}
@@ -995,8 +989,7 @@ def case_pydantic_ai():
 
     # --- version 1 (pydantic-ai 1.107.0, InstrumentationSettings(version=1), event_mode='attributes')
     t = 13
-    T = tid(t)
-    agent, c1, tl1, tl2, c2 = (sid(t, i) for i in range(1, 6))
+    T, (agent, c1, tl1, tl2, c2) = trace_ids(t, 5)
     scope = {"name": "pydantic-ai", "version": "1.107.0"}
     ev_user = {"content": USER_TEXT, "role": "user"}
     ev_calls = {"role": "assistant", "tool_calls": [
@@ -1058,8 +1051,7 @@ def case_pydantic_ai():
 
     # --- version 5 (HEAD, 2.33.0, the default)
     t = 14
-    T = tid(t)
-    agent, c1, tl1, tl2, c2 = (sid(t, i) for i in range(1, 6))
+    T, (agent, c1, tl1, tl2, c2) = trace_ids(t, 5)
     scope = {"name": "pydantic-ai", "version": "2.33.0"}
     baggage = {"gen_ai.agent.name": "support_agent", "gen_ai.agent.call.id": "run-support-0001",
                "gen_ai.conversation.id": "conv-support-0001"}
@@ -1121,8 +1113,7 @@ def case_pydantic_ai():
     # 'agent run' naming its agent in agent_name, and tool spans 'running tool' with tool_arguments /
     # tool_response (InstrumentationNames.for_version(2))
     t = 42
-    T = tid(t)
-    agent, c1, tl1, tl2, c2 = (sid(t, i) for i in range(1, 6))
+    T, (agent, c1, tl1, tl2, c2) = trace_ids(t, 5)
     scope = {"name": "pydantic-ai", "version": "1.107.5"}
     spans = run_spans("agent run", tool_spans(lambda name: "running tool", "tool_arguments", "tool_response"))
     f2 = OUT.write("pydantic-ai-v2-default.traces.json", [traces([(scope, spans)])])
@@ -1171,15 +1162,23 @@ DONE_TEXT = "The incident is resolved; the migration now runs before the deploy.
 FINISH_USER = "Why did last night's deploy fail?"
 
 
-def finish_case(conv, scope, root_name, model_spans, sources, notes, scope_schema=None):
-    """model_spans: list of (name, kind, attributes, finish, empty)."""
+# The replies of every finish-* trace, in order: (text, output tokens, the finish agentguard must read,
+# whether the reply is empty).
+FINISH_REPLIES = [(CUT_TEXT, 64, "length", False), (DONE_TEXT, 14, "stop", False), ("", 0, "stop", True)]
+
+
+def finish_case(conv, scope, root_name, name, kind, model_attrs, reasons, sources, notes, scope_schema=None):
+    """One trace: the application's root span and a model call `name` per FINISH_REPLIES entry, with the
+    attributes model_attrs(reason, text, output tokens); reasons: the convention's own finish reason for a
+    reply cut at the output limit and for one that stopped."""
     t = {"genai": 20, "openllmetry": 21, "openinference": 22, "anthropic": 23, "gemini": 24}[conv]
     T = tid(t)
     root = sid(t, 1)
     spans = [span(T, root, root_name, 0, 1000, {})]
     expect = []
-    for i, (name, kind, a, finish, empty) in enumerate(model_spans):
+    for i, (text, tout, finish, empty) in enumerate(FINISH_REPLIES):
         s = sid(t, i + 2)
+        a = model_attrs(reasons[0] if finish == "length" else reasons[1], text, tout)
         spans.append(span(T, s, name, 10 + 300 * i, 290 + 300 * i, a, parent=root, kind=kind))
         expect.append({"span_name": name, "span_id": s, "finish": finish, "empty": empty})
     req = traces([({"name": "support-app"}, spans[:1]), (scope, spans[1:])])
@@ -1203,9 +1202,7 @@ def case_finish():
         }
     finish_case(
         "genai", dict(UTIL_SCOPE), "support-agent run",
-        [("chat gpt-4o", 3, genai_span("length", CUT_TEXT, 64), "length", False),
-         ("chat gpt-4o", 3, genai_span("stop", DONE_TEXT, 14), "stop", False),
-         ("chat gpt-4o", 3, genai_span("stop", "", 0), "stop", True)],
+        "chat gpt-4o", KIND_CLIENT, genai_span, ("length", "stop"),
         [{"repo": PYCONTRIB, "path": OPENAI_V2 + "utils.py", "ref": PYCONTRIB_REF,
           "what": "_prepare_output_messages: finish_reason = choice.finish_reason or 'error' (OpenAI's value, unmapped); content '' is a text part (_is_text_part), None gives no part"},
          {"repo": PYCONTRIB, "path": UTIL_GENAI + "_inference_invocation.py", "ref": PYCONTRIB_REF,
@@ -1231,9 +1228,7 @@ def case_finish():
         return a
     finish_case(
         "openllmetry", {"name": "opentelemetry.instrumentation.openai.v1", "version": "0.54.0"}, "support_agent.agent",
-        [("openai.chat", 3, ollm_span("length", CUT_TEXT, 64), "length", False),
-         ("openai.chat", 3, ollm_span("stop", DONE_TEXT, 14), "stop", False),
-         ("openai.chat", 3, ollm_span("stop", "", 0), "stop", True)],
+        "openai.chat", KIND_CLIENT, ollm_span, ("length", "stop"),
         [{"repo": OLLM_PY, "path": "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai/shared/chat_wrappers.py", "ref": OLLM_PY_REF,
           "what": "_set_completions: gen_ai.completion.{index}.finish_reason = choice.finish_reason (raw), role, content"},
          {"repo": OLLM_PY, "path": "packages/opentelemetry-instrumentation-openai/opentelemetry/instrumentation/openai/shared/__init__.py", "ref": OLLM_PY_REF,
@@ -1261,9 +1256,7 @@ def case_finish():
         return a
     finish_case(
         "openinference", {"name": "openinference.instrumentation.openai", "version": "0.1.54"}, "support_agent",
-        [("ChatCompletion", 1, oi_span("length", CUT_TEXT, 64), "length", False),
-         ("ChatCompletion", 1, oi_span("stop", DONE_TEXT, 14), "stop", False),
-         ("ChatCompletion", 1, oi_span("stop", "", 0), "stop", True)],
+        "ChatCompletion", KIND_INTERNAL, oi_span, ("length", "stop"),
         [{"repo": OI, "path": OI_OPENAI + "_response_attributes_extractor.py", "ref": OI_REF,
           "what": "llm.finish_reason = choices[0].finish_reason (raw OpenAI value, first choice only); message.content only when truthy"},
          {"repo": OI, "path": "python/openinference-semantic-conventions/src/openinference/semconv/trace/__init__.py", "ref": OI_REF,
@@ -1297,9 +1290,7 @@ def case_finish():
         return a
     finish_case(
         "anthropic", {"name": "@arizeai/openinference-instrumentation-anthropic", "version": "0.2.8"}, "support-agent",
-        [("Anthropic Messages", 1, anth_span("max_tokens", CUT_TEXT, 64), "length", False),
-         ("Anthropic Messages", 1, anth_span("end_turn", DONE_TEXT, 14), "stop", False),
-         ("Anthropic Messages", 1, anth_span("end_turn", "", 0), "stop", True)],
+        "Anthropic Messages", KIND_INTERNAL, anth_span, ("max_tokens", "end_turn"),
         [{"repo": "agentotel/agentotel", "path": "testdata/sdk/anthropic-openinference/traces.json", "ref": "main",
           "what": "real capture: span 'Anthropic Messages', llm.finish_reason = 'tool_use' / 'end_turn' (Anthropic's stop_reason unmapped), output contents as message.contents.{i}.message_content.type/text"},
          {"repo": "npm:@arizeai/openinference-instrumentation-anthropic", "path": "dist/esm/instrumentation.js", "ref": "0.2.8 (the installed package of testdata/sdk/anthropic-openinference; the GitHub snapshot of Arize-ai/openinference available here has the JS package at 0.1.21, without llm.finish_reason)",
@@ -1315,7 +1306,8 @@ def case_finish():
         # _update_finish_reasons: FinishReason.name.lower(); message._to_finish_reason: STOP->stop, MAX_TOKENS->length
         fr_attr = reason_enum.lower()
         fr_msg = {"STOP": "stop", "MAX_TOKENS": "length"}[reason_enum]
-        out = [] if text is None else [{"role": "assistant", "parts": [py_text(text)], "finish_reason": fr_msg}]
+        # the empty reply is a candidate without content (as ADK shows it): no output message
+        out = [{"role": "assistant", "parts": [py_text(text)], "finish_reason": fr_msg}] if text else []
         return {"code.function.name": "google.genai.Models.generate_content", "gen_ai.request.model": "gemini-2.5-flash",
                 "gen_ai.operation.name": "generate_content", "gen_ai.system": "gemini",
                 "gen_ai.request.max_tokens": 64,
@@ -1325,9 +1317,7 @@ def case_finish():
                 "gen_ai.response.finish_reasons": [fr_attr]}
     finish_case(
         "gemini", {"name": "opentelemetry.instrumentation.google_genai", "version": "0.8b0.dev"}, "support-agent run",
-        [("generate_content gemini-2.5-flash", 1, gem_span("MAX_TOKENS", CUT_TEXT, 64), "length", False),
-         ("generate_content gemini-2.5-flash", 1, gem_span("STOP", DONE_TEXT, 14), "stop", False),
-         ("generate_content gemini-2.5-flash", 1, gem_span("STOP", None, 0), "stop", True)],
+        "generate_content gemini-2.5-flash", KIND_INTERNAL, gem_span, ("MAX_TOKENS", "STOP"),
         [{"repo": PYCONTRIB, "path": "instrumentation-genai/opentelemetry-instrumentation-google-genai/src/opentelemetry/instrumentation/google_genai/generate_content.py", "ref": PYCONTRIB_REF,
           "what": "span 'generate_content <model>'; gen_ai.response.finish_reasons = sorted({FinishReason.name.lower().removeprefix('finish_reason_')}) -> 'max_tokens', 'stop', 'safety', ...; messages on the span via gen_ai_json_dumps (output messages always set, '[]' when none)"},
          {"repo": PYCONTRIB, "path": "instrumentation-genai/opentelemetry-instrumentation-google-genai/src/opentelemetry/instrumentation/google_genai/message.py", "ref": PYCONTRIB_REF,
@@ -1354,11 +1344,9 @@ SEND_ARGS = {"to": RECORD["email"], "name": RECORD["name"], "phone": RECORD["pho
 
 def case_genai_http_client_span():
     t = 30
-    T = tid(t)
-    agent, chat1, tool1, tool2, chat2, tool3, http, chat3 = (sid(t, i) for i in range(1, 9))
+    T, (agent, chat1, tool1, tool2, chat2, tool3, http, chat3) = trace_ids(t, 8)
     scope = {"name": "genai-semconv-spec", "version": "semantic-conventions-genai@2b902ce"}
     http_scope = {"name": "opentelemetry.instrumentation.requests", "version": "0.55b0"}
-    common = {"gen_ai.provider.name": "openai", "gen_ai.request.model": "gpt-4o"}
     in1, out1, in2 = genai_first_round(USER_TEXT + " Then send them a confirmation.")
     out2 = [{"role": "assistant", "parts": [tool_call_part("call_3", "send_confirmation", SEND_ARGS)],
              "finish_reason": "tool_call"}]
@@ -1369,25 +1357,17 @@ def case_genai_http_client_span():
     out3 = [{"role": "assistant", "parts": [text_part(FINAL_TEXT + " Confirmation queued.")], "finish_reason": "stop"}]
     query = "to=jane.roe%40example-mail.test&name=Jane+Roe-Whitfield&phone=%2B1%20415%20555%200199"
 
+    # Transcripts, tool arguments and results as JSON text, the way Python's opentelemetry-util-genai
+    # writes them on spans.
     def chat(sid_, start, end, resp, finish, tin, tout, inp, outp):
-        return span(T, sid_, "chat gpt-4o", start, end, {
-            "gen_ai.operation.name": "chat", **common,
-            "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.response.id": resp,
-            "gen_ai.response.finish_reasons": [finish],
-            "gen_ai.usage.input_tokens": tin, "gen_ai.usage.output_tokens": tout,
-            "gen_ai.input.messages": jdump(inp), "gen_ai.output.messages": jdump(outp),
-        }, parent=agent, kind=3)
+        return genai_chat_span(T, sid_, agent, start, end, resp, finish, tin, tout, jdump(inp), jdump(outp))
 
     def tool(sid_, start, end, name, call_id, args, result):
-        return span(T, sid_, "execute_tool " + name, start, end, {
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": call_id,
-            "gen_ai.tool.type": "function", "gen_ai.tool.call.arguments": jdump(args),
-            "gen_ai.tool.call.result": jdump(result),
-        }, parent=agent)
+        return execute_tool_span(T, sid_, agent, start, end, call_id, name, jdump(args), jdump(result))
 
     spans = [
         span(T, agent, "invoke_agent support-agent", 0, 1400, {
-            "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support-agent", **common}),
+            "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support-agent", **GENAI_OPENAI}),
         chat(chat1, 10, 300, "chatcmpl-1", "tool_calls", 52, 41, in1, out1),
         tool(tool1, 310, 340, "find_customer", "call_1", FIND_ARGS, RECORD),
         tool(tool2, 341, 360, "get_weather", "call_2", WEATHER_ARGS, WEATHER),
@@ -1471,8 +1451,7 @@ def strands_parts(blocks):
 
 
 def strands_trace(t, latest):
-    T = tid(t)
-    agent, cycle1, chat1, tool1, tool2, cycle2, chat2 = (sid(t, i) for i in range(1, 8))
+    T, (agent, cycle1, chat1, tool1, tool2, cycle2, chat2) = trace_ids(t, 7)
     user, uses, assistant, results, final = strands_rounds()
     system = {"gen_ai.provider.name": "strands-agents"} if latest else {"gen_ai.system": "strands-agents"}
     details = "gen_ai.client.inference.operation.details"
@@ -1622,8 +1601,7 @@ SPRING_WEATHER_SCHEMA = jcompact({"$schema": "https://json-schema.org/draft/2020
 
 
 def spring_trace(t, major):
-    T = tid(t)
-    client, chat1, tool1, tool2, chat2 = (sid(t, i) for i in range(1, 6))
+    T, (client, chat1, tool1, tool2, chat2) = trace_ids(t, 5)
     framework = {"gen_ai.system": "spring_ai"}
 
     def chat(sid_, start, end, resp, finish, tin, tout):
@@ -1708,8 +1686,7 @@ AGENTS_REF = "7f7a44f8dc0650296bd5ab6c745c9bcbaa6ac3b7"
 
 def case_logfire_openai_agents():
     t = 43
-    T = tid(t)
-    root, agent, r1, f1, f2, r2 = (sid(t, i) for i in range(1, 7))
+    T, (root, agent, r1, f1, f2, r2) = trace_ids(t, 6)
     scope = {"name": "logfire.openai_agents", "version": "4.30.0"}
     args1, args2 = jcompact(FIND_ARGS), jcompact(WEATHER_ARGS)
 
@@ -1838,8 +1815,7 @@ def mlflow_run(t):
 
 
 def mlflow_native(t):
-    T = tid(t)
-    ids = [sid(t, i + 1) for i in range(5)]
+    T, ids = trace_ids(t, 5)
     spans = []
     for i, (name, kind, fn, inputs, outputs, extra, parent, start, end) in enumerate(mlflow_run(t)):
         a = {"mlflow.traceRequestId": mlflow_dumps("tr-" + T), "mlflow.spanType": mlflow_dumps(kind)}
@@ -1871,8 +1847,7 @@ def mlflow_genai_parts(messages):
 
 
 def mlflow_genai(t):
-    T = tid(t)
-    ids = [sid(t, i + 1) for i in range(5)]
+    T, ids = trace_ids(t, 5)
     operation = {"AGENT": "invoke_agent", "CHAT_MODEL": "chat", "TOOL": "execute_tool"}
     spans = []
     for i, (name, kind, fn, inputs, outputs, extra, parent, start, end) in enumerate(mlflow_run(t)):
@@ -2012,8 +1987,7 @@ def hs_component(name, typ, module, inputs, outputs, inp, out, visits):
 
 
 def haystack_2(t):
-    T = tid(t)
-    pipe, agent_c, agent, g1, ti, g2 = (sid(t, i) for i in range(1, 7))
+    T, (pipe, agent_c, agent, g1, ti, g2) = trace_ids(t, 6)
     # ToolInvoker's default output handler: str() of what the tool returned, a dict's repr.
     user, calls, results, final = hs_rounds(str)
     history = [user, calls] + results
@@ -2054,8 +2028,7 @@ def haystack_2(t):
 
 
 def haystack_3(t):
-    T = tid(t)
-    agent, s1, l1, f1, f2, s2, l2 = (sid(t, i) for i in range(1, 8))
+    T, (agent, s1, l1, f1, f2, s2, l2) = trace_ids(t, 7)
     # The Agent's tool calling: _result_to_string, json.dumps(result, ensure_ascii=False) of a dict.
     user, calls, results, final = hs_rounds(lambda r: json.dumps(r, ensure_ascii=False))
     history = [user, calls] + results
@@ -2191,8 +2164,7 @@ def li_event(name, at, span_id, tags, data):
 
 
 def llamaindex_run(t):
-    T = tid(t)
-    root, step1, llm1, tool1, fn1, tool2, fn2, agg1, agg2, step2, llm2 = (sid(t, i) for i in range(1, 12))
+    T, (root, step1, llm1, tool1, fn1, tool2, fn2, agg1, agg2, step2, llm2) = trace_ids(t, 11)
     run_id = "run_Vq3kP0aZ"
     calls = [("call_1", "find_customer", FIND_ARGS, RECORD,
               "find_customer(query: str) -> dict\nFind a customer by name, email or account"),
