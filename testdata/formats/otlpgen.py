@@ -192,6 +192,27 @@ def export_batches(items, interval_ms=5000):
 
 
 # ---------------------------------------------------------------------------
+# GenAI message parts.
+
+
+def converse_parts(blocks, tool_result_response):
+    """Bedrock Converse content blocks (text, toolUse, toolResult) as GenAI message parts, with the keys in the
+    order Strands' tracer and OpenLLMetry's bedrock instrumentation both write them; a toolResult's response is
+    tool_result_response(toolResult), where the two differ."""
+    parts = []
+    for b in blocks:
+        if "text" in b:
+            parts.append({"type": "text", "content": b["text"]})
+        elif "toolUse" in b:
+            u = b["toolUse"]
+            parts.append({"type": "tool_call", "name": u["name"], "id": u["toolUseId"], "arguments": u["input"]})
+        elif "toolResult" in b:
+            r = b["toolResult"]
+            parts.append({"type": "tool_call_response", "id": r["toolUseId"], "response": tool_result_response(r)})
+    return parts
+
+
+# ---------------------------------------------------------------------------
 # Writing the payloads and the manifest.
 
 

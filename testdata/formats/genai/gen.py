@@ -20,7 +20,8 @@ import sys
 sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # testdata/formats: otlpgen
 from otlpgen import (FIND_ARGS, KIND_CLIENT, KIND_INTERNAL, RECORD, SECRETS, USER_TEXT, WEATHER, WEATHER_ARGS, Output, any_value,
-                     attributes, event, jcompact, jdump, logs_request, nanos, service_resource, span, traces_request)
+                     attributes, converse_parts, event, jcompact, jdump, logs_request, nanos, service_resource, span,
+                     traces_request)
 
 OUT = Output(__file__)
 
@@ -1436,18 +1437,8 @@ def strands_rounds():
 
 
 def strands_parts(blocks):
-    """Tracer._map_content_blocks_to_otel_parts."""
-    parts = []
-    for b in blocks:
-        if "text" in b:
-            parts.append({"type": "text", "content": b["text"]})
-        elif "toolUse" in b:
-            u = b["toolUse"]
-            parts.append({"type": "tool_call", "name": u["name"], "id": u["toolUseId"], "arguments": u["input"]})
-        elif "toolResult" in b:
-            r = b["toolResult"]
-            parts.append({"type": "tool_call_response", "id": r["toolUseId"], "response": r["content"]})
-    return parts
+    """Tracer._map_content_blocks_to_otel_parts: a toolResult's response is its content list as it is."""
+    return converse_parts(blocks, lambda r: r["content"])
 
 
 def strands_trace(t, latest):

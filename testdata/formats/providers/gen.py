@@ -18,7 +18,7 @@ import sys
 sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the payloads
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # testdata/formats: otlpgen
 from otlpgen import (FIND_ARGS, KIND_CLIENT, KIND_INTERNAL, RECORD, SECRETS, USER_TEXT, WEATHER, WEATHER_ARGS, Output,
-                     attributes, event, hexid, jcompact, jdump, service_resource, span, traces_request)
+                     attributes, converse_parts, event, hexid, jcompact, jdump, service_resource, span, traces_request)
 
 OUT = Output(__file__)
 
@@ -504,20 +504,12 @@ def case_bedrock_converse():
     scope = ("opentelemetry.instrumentation.bedrock", "0.62.1")
     fr_map = {"tool_use": "tool_call", "end_turn": "stop"}
 
+    def tool_result_response(tr):
+        texts = [x["text"] for x in tr["content"] if "text" in x]
+        return " ".join(texts) if texts else json.dumps(tr["content"], default=str)
+
     def parts(blocks):
-        out = []
-        for b in blocks:
-            if "text" in b:
-                out.append({"type": "text", "content": b["text"]})
-            elif "toolUse" in b:
-                tu = b["toolUse"]
-                out.append({"type": "tool_call", "name": tu["name"], "id": tu["toolUseId"], "arguments": tu["input"]})
-            elif "toolResult" in b:
-                tr = b["toolResult"]
-                texts = [x["text"] for x in tr["content"] if "text" in x]
-                out.append({"type": "tool_call_response", "id": tr["toolUseId"],
-                            "response": " ".join(texts) if texts else json.dumps(tr["content"], default=str)})
-        return out
+        return converse_parts(blocks, tool_result_response)
 
     tool_defs = [{"name": x["toolSpec"]["name"], "description": x["toolSpec"]["description"],
                   "parameters": x["toolSpec"]["inputSchema"]["json"]} for x in CONVERSE_TOOLS["tools"]]
