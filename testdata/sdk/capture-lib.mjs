@@ -43,20 +43,24 @@ export function makeCapture(otel, { serviceName, sdk, register = true, exporter:
   const summary = [];
 
   const tracer = provider.getTracer("agentotel-fixture");
+  // inSpan runs fn inside a span the application opens, named name, with the attributes given.
+  const inSpan = (name, attributes, fn) =>
+    tracer.startActiveSpan(name, { attributes }, async (span) => {
+      try {
+        return await fn();
+      } finally {
+        span.end();
+      }
+    });
   return {
     provider,
     tracer,
+    inSpan,
     // inAgentSpan runs fn inside the span an application opens around a run in GenAI's terms,
     // invoke_agent <agent>, naming the agent and the run (as its conversation id).
     inAgentSpan(scenario, fn) {
       const attributes = { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": scenario.agent, "gen_ai.conversation.id": scenario.runId };
-      return tracer.startActiveSpan(`invoke_agent ${scenario.agent}`, { attributes }, async (span) => {
-        try {
-          return await fn();
-        } finally {
-          span.end();
-        }
-      });
+      return inSpan(`invoke_agent ${scenario.agent}`, attributes, fn);
     },
     // run runs one scenario and records its spans as one line.
     async run(scenario, fn) {
@@ -84,6 +88,14 @@ export function makeCapture(otel, { serviceName, sdk, register = true, exporter:
       if (close) await provider.shutdown();
     },
   };
+}
+
+// zodObject is a scenario tool's params as a zod object schema (z: the zod module of the SDK folder):
+// "number" params are z.number(), every other one z.string().
+export function zodObject(z, params) {
+  const shape = {};
+  for (const [k, t] of Object.entries(params)) shape[k] = t === "number" ? z.number() : z.string();
+  return z.object(shape);
 }
 
 // countToolResults counts the tool results in a prompt/message list, accepting
@@ -155,6 +167,23 @@ export async function outerLoop(scenario, { callModel, appendUserText, toolFailu
   return { ...got, elapsedMs };
 }
 
+// serveJSON starts an HTTP server on 127.0.0.1 for a mock API: answer(req, body)
+// is given each request with its body (read whole) and returns [status,
+// headers, reply], sent as JSON with the headers given.
+async function serveJSON(answer) {
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      const [status, headers, reply] = answer(req, raw);
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(reply));
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return server;
+}
+
 // startChatCompletions starts a mock OpenAI-compatible server on 127.0.0.1 for
 // the captures that drive the real `openai` client: it answers POST
 // /v1/chat/completions from the script of scenario() (the scenario being run),
@@ -194,21 +223,14 @@ export async function startChatCompletions(scenario) {
       system_fingerprint: "fp_fixture",
     };
   };
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => (raw += c));
-    req.on("end", () => {
-      const send = (status, obj) => {
-        res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${calls}` });
-        res.end(JSON.stringify(obj));
-      };
-      if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-        return send(404, { error: { message: `unexpected ${req.method} ${req.url}` } });
-      }
-      send(200, completion(JSON.parse(raw)));
-    });
+  // The request id counts the completions answered, this one included.
+  const server = await serveJSON((req, raw) => {
+    if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
+      return [404, { "x-request-id": `req_${calls}` }, { error: { message: `unexpected ${req.method} ${req.url}` } }];
+    }
+    const reply = completion(JSON.parse(raw));
+    return [200, { "x-request-id": `req_${calls}` }, reply];
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
   return { server, baseURL: `http://127.0.0.1:${server.address().port}/v1`, reset: () => (calls = 0) };
 }
 
@@ -251,21 +273,14 @@ export async function startMessagesAPI(scenario, { outcome = false } = {}) {
       usage: { input_tokens: 100 + 20 * seen, output_tokens: step.empty ? 0 : step.cut ? body.max_tokens : step.text ? 20 : 15 },
     };
   };
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => (raw += c));
-    req.on("end", () => {
-      const send = (status, obj) => {
-        res.writeHead(status, { "content-type": "application/json", "request-id": `req_fixture_${calls}` });
-        res.end(JSON.stringify(obj));
-      };
-      if (req.method !== "POST" || (req.url !== "/v1/messages" && req.url !== "/v1/messages?beta=true")) {
-        return send(404, { type: "error", error: { type: "not_found_error", message: `unexpected ${req.method} ${req.url}` } });
-      }
-      send(200, message(JSON.parse(raw)));
-    });
+  // The request id counts the messages answered, this one included.
+  const server = await serveJSON((req, raw) => {
+    if (req.method !== "POST" || (req.url !== "/v1/messages" && req.url !== "/v1/messages?beta=true")) {
+      return [404, { "request-id": `req_fixture_${calls}` }, { type: "error", error: { type: "not_found_error", message: `unexpected ${req.method} ${req.url}` } }];
+    }
+    const reply = message(JSON.parse(raw));
+    return [200, { "request-id": `req_fixture_${calls}` }, reply];
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
   return {
     server,
     baseURL: `http://127.0.0.1:${server.address().port}`,

@@ -33,7 +33,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-tr
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { scenarios, stepFor, makeToolRunner, outcomeScenarios, outcomeStepFor, countControls } from "../scenarios.mjs";
-import { makeCapture, outerLoop } from "../capture-lib.mjs";
+import { makeCapture, outerLoop, zodObject } from "../capture-lib.mjs";
 
 // ADK records the request and response contents on its spans unless this is
 // "false"; say so explicitly, whoever runs this.
@@ -99,36 +99,37 @@ class ScriptedLlm extends BaseLlm {
   }
 }
 
-function zodParams(params) {
-  const shape = {};
-  for (const [k, t] of Object.entries(params)) shape[k] = t === "number" ? z.number() : z.string();
-  return z.object(shape);
-}
-
-async function runScenario(scenario, { withIds }) {
-  const runTool = makeToolRunner(scenario);
+// scenarioRunner is a Runner of the scenario's LlmAgent on model, whose
+// FunctionTools are run by runTool(name, args), with the session created it runs
+// in; config: more of the agent's settings. The session id is the run id: ADK
+// writes it as gen_ai.conversation.id and gcp.vertex.agent.session_id.
+async function scenarioRunner(scenario, model, runTool, config = {}) {
   const tools = Object.entries(scenario.tools).map(
     ([name, def]) =>
       new FunctionTool({
         name,
         description: def.description,
-        parameters: zodParams(def.params),
+        parameters: zodObject(z, def.params),
         execute: async (args) => runTool(name, args),
       }),
   );
-  const model = new ScriptedLlm(scenario, { withIds });
   const agent = new LlmAgent({
     name: scenario.agent,
     description: `The ${scenario.name} agent.`,
     model,
     instruction: scenario.system,
     tools,
+    ...config,
   });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: APP, agent, sessionService });
-  // The session id is the run id: ADK writes it as gen_ai.conversation.id and
-  // gcp.vertex.agent.session_id.
   await sessionService.createSession({ appName: APP, userId: USER, sessionId: scenario.runId });
+  return runner;
+}
+
+async function runScenario(scenario, { withIds }) {
+  const model = new ScriptedLlm(scenario, { withIds });
+  const runner = await scenarioRunner(scenario, model, makeToolRunner(scenario));
 
   await capture.run(scenario, async () => {
     const events = [];
@@ -164,35 +165,19 @@ await capture.write(new URL("./traces-generated-ids.json", import.meta.url), { c
 async function runOutcome(scenario) {
   const runTool = makeToolRunner(scenario);
   let failures = 0;
-  const tools = Object.entries(scenario.tools).map(
-    ([name, def]) =>
-      new FunctionTool({
-        name,
-        description: def.description,
-        parameters: zodParams(def.params),
-        // A throw is ADK's to handle: the model gets {"error": <message>}.
-        execute: async (args) => {
-          try {
-            return await runTool(name, args);
-          } catch (e) {
-            failures++;
-            throw e;
-          }
-        },
-      }),
-  );
+  // A throw is ADK's to handle: the model gets {"error": <message>}.
+  const runCounted = async (name, args) => {
+    try {
+      return await runTool(name, args);
+    } catch (e) {
+      failures++;
+      throw e;
+    }
+  };
   const model = new ScriptedLlm(scenario, { withIds: true, outcome: true });
-  const agent = new LlmAgent({
-    name: scenario.agent,
-    description: `The ${scenario.name} agent.`,
-    model,
-    instruction: scenario.system,
-    tools,
+  const runner = await scenarioRunner(scenario, model, runCounted, {
     generateContentConfig: { maxOutputTokens: MAX_OUTPUT_TOKENS },
   });
-  const sessionService = new InMemorySessionService();
-  const runner = new Runner({ appName: APP, agent, sessionService });
-  await sessionService.createSession({ appName: APP, userId: USER, sessionId: scenario.runId });
 
   // Each turn of the outer loop is one runAsync with the next user message.
   let next = scenario.prompt;
@@ -222,29 +207,15 @@ async function runOutcome(scenario) {
     // The run's root span: every runAsync is an `invocation` trace of its own
     // unless something encloses them, so the application makes the span of the
     // whole run, named and keyed as ADK names its agent spans.
-    capture.tracer.startActiveSpan(
-      `invoke_agent ${scenario.agent}`,
-      {
-        attributes: {
-          "gen_ai.operation.name": "invoke_agent",
-          "gen_ai.agent.name": scenario.agent,
-          "gen_ai.conversation.id": scenario.runId,
+    capture.inAgentSpan(scenario, () =>
+      outerLoop(scenario, {
+        callModel,
+        appendUserText: (text) => {
+          // A new turn: ADK appends it to the session as a user content.
+          next = next ? `${next}\n\n${text}` : text;
         },
-      },
-      async (span) => {
-        try {
-          await outerLoop(scenario, {
-            callModel,
-            appendUserText: (text) => {
-              // A new turn: ADK appends it to the session as a user content.
-              next = next ? `${next}\n\n${text}` : text;
-            },
-            toolFailures: () => failures,
-          });
-        } finally {
-          span.end();
-        }
-      },
+        toolFailures: () => failures,
+      }),
     ),
   );
 }

@@ -4,7 +4,7 @@
 // Captures Mastra agent traces through Mastra's observability pipeline and
 // @mastra/otel-exporter (GenAI-style OpenTelemetry spans) for the five shared
 // scenarios, with a scripted AI SDK MockLanguageModelV3 as the agent's model
-// and no network. The OtelExporter is handed an in-memory span exporter.
+// (scriptedModel in ai-sdk-lib.mjs) and no network. The OtelExporter is handed an in-memory span exporter.
 // Output: traces.json next to this file (one OTLP JSON request per line).
 import { Mastra } from "@mastra/core/mastra";
 import { Agent } from "@mastra/core/agent";
@@ -17,8 +17,9 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { scenarios, stepFor, makeToolRunner } from "../scenarios.mjs";
-import { makeCapture, countToolResults } from "../capture-lib.mjs";
+import { scenarios, makeToolRunner } from "../scenarios.mjs";
+import { makeCapture, zodObject } from "../capture-lib.mjs";
+import { scriptedModel } from "../ai-sdk-lib.mjs";
 
 // Mastra sends product telemetry to PostHog unless this is set (read lazily,
 // so setting it here, after the imports, is enough). No network here anyway.
@@ -51,48 +52,6 @@ const capture = makeCapture(
   },
 );
 
-const usage = (i, o) => ({
-  inputTokens: { total: i, noCache: i, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: o, text: o, reasoning: 0 },
-});
-
-function scriptedModel(scenario) {
-  let call = 0;
-  return new MockLanguageModelV3({
-    provider: "mock",
-    modelId: "scripted-model",
-    doGenerate: async ({ prompt }) => {
-      const seen = countToolResults(prompt);
-      const step = stepFor(scenario, seen);
-      const response = { id: `resp_${scenario.name}_${call++}`, modelId: "scripted-model", timestamp: new Date() };
-      if (step.text) {
-        return {
-          content: [{ type: "text", text: step.text }],
-          finishReason: { unified: "stop", raw: "stop" },
-          usage: usage(100 + 20 * seen, 20),
-          response,
-          warnings: [],
-        };
-      }
-      return {
-        content: [
-          { type: "tool-call", toolCallId: `call_${scenario.name}_${seen + 1}`, toolName: step.tool, input: JSON.stringify(step.args) },
-        ],
-        finishReason: { unified: "tool-calls", raw: "tool_calls" },
-        usage: usage(100 + 20 * seen, 15),
-        response,
-        warnings: [],
-      };
-    },
-  });
-}
-
-function zodParams(params) {
-  const shape = {};
-  for (const [k, t] of Object.entries(params)) shape[k] = t === "number" ? z.number() : z.string();
-  return z.object(shape);
-}
-
 const agents = {};
 const runners = {};
 for (const scenario of scenarios) {
@@ -103,7 +62,7 @@ for (const scenario of scenarios) {
     tools[name] = createTool({
       id: name,
       description: def.description,
-      inputSchema: zodParams(def.params),
+      inputSchema: zodObject(z, def.params),
       execute: async (input) => runTool(name, input),
     });
   }
@@ -111,7 +70,7 @@ for (const scenario of scenarios) {
     id: scenario.agent,
     name: scenario.agent,
     instructions: scenario.system,
-    model: scriptedModel(scenario),
+    model: scriptedModel(MockLanguageModelV3, scenario),
     tools,
   });
 }

@@ -20,7 +20,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-tr
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { scenarios, stepFor, makeToolRunner } from "../scenarios.mjs";
-import { makeCapture } from "../capture-lib.mjs";
+import { makeCapture, zodObject } from "../capture-lib.mjs";
 
 const capture = makeCapture(
   { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, resourceFromAttributes, JsonTraceSerializer },
@@ -100,19 +100,13 @@ async function scriptedFetch(url, init) {
 setDefaultOpenAIClient(new OpenAI({ apiKey: "sk-fixture-not-a-key", fetch: scriptedFetch, maxRetries: 0 }));
 setOpenAIAPI("responses");
 
-function zodParams(params) {
-  const shape = {};
-  for (const [k, t] of Object.entries(params)) shape[k] = t === "number" ? z.number() : z.string();
-  return z.object(shape);
-}
-
 for (const scenario of scenarios) {
   const runTool = makeToolRunner(scenario);
   const tools = Object.entries(scenario.tools).map(([name, def]) =>
     tool({
       name,
       description: def.description,
-      parameters: zodParams(def.params),
+      parameters: zodObject(z, def.params),
       execute: async (args) => JSON.stringify(runTool(name, args)),
     }),
   );

@@ -28,7 +28,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-tr
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { scenarios, stepFor, makeToolRunner } from "../scenarios.mjs";
-import { makeCapture } from "../capture-lib.mjs";
+import { makeCapture, zodObject } from "../capture-lib.mjs";
 
 const capture = makeCapture(
   { NodeTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, resourceFromAttributes, JsonTraceSerializer },
@@ -78,16 +78,10 @@ class ScriptedModel extends Model {
   }
 }
 
-function zodParams(params) {
-  const shape = {};
-  for (const [k, t] of Object.entries(params)) shape[k] = t === "number" ? z.number() : z.string();
-  return z.object(shape);
-}
-
 async function runScenario(scenario) {
   const runTool = makeToolRunner(scenario);
   const tools = Object.entries(scenario.tools).map(([name, def]) =>
-    tool({ name, description: def.description, inputSchema: zodParams(def.params), callback: (input) => runTool(name, input) }),
+    tool({ name, description: def.description, inputSchema: zodObject(z, def.params), callback: (input) => runTool(name, input) }),
   );
   const model = new ScriptedModel(scenario);
   const agent = new Agent({
