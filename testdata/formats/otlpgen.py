@@ -216,6 +216,14 @@ def converse_parts(blocks, tool_result_response):
 # Writing the payloads and the manifest.
 
 
+def citing(repo, ref):
+    """A function src(path, what, repo=repo, ref=ref) that makes a manifest's source entry: the file of repo at
+    ref a payload's shape follows, and what it shows there."""
+    def src(path, what, repo=repo, ref=ref):
+        return {"repo": repo, "path": path, "ref": ref, "what": what}
+    return src
+
+
 class Output:
     """The files one generator writes into its own directory: payloads, each OTLP JSON request on one line,
     and manifest.json, the list of cases with what each file holds."""

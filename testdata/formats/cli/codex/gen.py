@@ -31,8 +31,8 @@ sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the paylo
 FORMATS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [FORMATS, os.path.join(FORMATS, "cli")]  # otlpgen, scenarios
 import scenarios
-from otlpgen import (KIND_CLIENT, KIND_INTERNAL, KIND_SERVER, T0, Output, attributes, jcompact, logs_request,
-                     traces_request)
+from otlpgen import (KIND_CLIENT, KIND_INTERNAL, KIND_SERVER, T0, Output, attributes, citing, jcompact,
+                     logs_request, traces_request)
 
 OUT = Output(__file__)
 
@@ -53,8 +53,7 @@ RMCP = "modelcontextprotocol/rust-sdk"
 RMCP_REF = "rmcp-v1.7.0"
 
 
-def src(path, what, repo=CODEX, ref=REF):
-    return {"repo": repo, "path": path, "ref": ref, "what": what}
+src = citing(CODEX, REF)
 
 
 COMMON_SOURCES = [

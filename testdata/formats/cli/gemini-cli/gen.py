@@ -33,7 +33,7 @@ sys.dont_write_bytecode = True  # a run leaves nothing in testdata but the paylo
 FORMATS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [FORMATS, os.path.join(FORMATS, "cli")]  # otlpgen, scenarios
 import scenarios
-from otlpgen import (T0_MS, Output, attributes, export_batches, hexid, iso_seconds, jcompact,
+from otlpgen import (T0_MS, Output, attributes, citing, export_batches, hexid, iso_seconds, jcompact,
                      logs_request, nanos, to_iso_string, traces_request, utf16_len, uuid4)
 
 OUT = Output(__file__)
@@ -565,8 +565,7 @@ def run_session(case, prompt, final_text, calls, gap_ms, final_ms=2400):
 # ---------------------------------------------------------------------------
 # Manifest.
 
-def src(path, what, repo=GEMINI, ref=GEMINI_REF):
-    return {"repo": repo, "path": path, "ref": ref, "what": what}
+src = citing(GEMINI, GEMINI_REF)
 
 
 SOURCES = [
