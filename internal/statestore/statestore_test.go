@@ -11,30 +11,47 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/collector/extension/xextension/storage"
+	"go.opentelemetry.io/collector/component"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/agentotel/agentotel/internal/statecodec"
+	"github.com/agentotel/agentotel/internal/statestore/statestoretest"
 )
 
-// memoryClient is a storage client that holds its values in a map: file_storage's behaviour as the
-// Store sees it (Get of a missing key is nil, nil). The built collector's tests run the real one.
-type memoryClient struct{ values map[string][]byte }
+var processorID = component.MustNewID("agentguard")
 
-func (c *memoryClient) Get(_ context.Context, k string) ([]byte, error) { return c.values[k], nil }
-func (c *memoryClient) Set(_ context.Context, k string, v []byte) error {
-	c.values[k] = append([]byte(nil), v...)
-	return nil
-}
-func (c *memoryClient) Delete(_ context.Context, k string) error           { delete(c.values, k); return nil }
-func (c *memoryClient) Batch(context.Context, ...*storage.Operation) error { return nil }
-func (c *memoryClient) Close(context.Context) error                        { return nil }
-
-func newStore(version uint16) (*Store, *memoryClient, *observer.ObservedLogs) {
+// newStore opens a Store on the in-memory storage extension, the way a processor opens one at start.
+func newStore(t *testing.T, version uint16) (*Store, *statestoretest.Extension, *observer.ObservedLogs) {
 	core, logs := observer.New(zap.InfoLevel)
-	client := &memoryClient{values: map[string][]byte{}}
-	return &Store{client: client, version: version, logger: zap.New(core)}, client, logs
+	ext := statestoretest.New()
+	extID := component.MustNewID("file_storage")
+	s, err := Open(context.Background(), statestoretest.Host{extID: ext}, extID, processorID, version, zap.New(core))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ext, logs
+}
+
+// notStorage is an extension that keeps nothing.
+type notStorage struct {
+	component.StartFunc
+	component.ShutdownFunc
+}
+
+// A storage: setting that names no configured extension, or one that is not a storage extension,
+// fails the start with the name.
+func TestOpenNamesAMissingExtension(t *testing.T) {
+	extID := component.MustNewID("file_storage")
+	for name, host := range map[string]statestoretest.Host{
+		"not configured":          {},
+		"not a storage extension": {extID: notStorage{}},
+	} {
+		_, err := Open(context.Background(), host, extID, processorID, 1, zap.NewNop())
+		if err == nil || !strings.Contains(err.Error(), `"file_storage"`) {
+			t.Errorf("%s: got %v, want an error naming file_storage", name, err)
+		}
+	}
 }
 
 func encodeSample() []byte {
@@ -62,7 +79,7 @@ func decodeSample(payload []byte) error {
 }
 
 func TestSavedStateRestores(t *testing.T) {
-	s, _, logs := newStore(1)
+	s, _, logs := newStore(t, 1)
 	if s.Restore(context.Background(), decodeSample) {
 		t.Fatal("restored state before any was saved")
 	}
@@ -98,8 +115,8 @@ func TestUnreadableStateIsAFreshStart(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			s, client, logs := newStore(c.version)
-			client.values[key] = c.value
+			s, ext, logs := newStore(t, c.version)
+			ext.SetValue(component.KindProcessor, processorID, key, c.value)
 			if s.Restore(context.Background(), c.decode) {
 				t.Fatal("restored an unreadable value")
 			}
