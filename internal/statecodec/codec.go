@@ -95,18 +95,13 @@ func (d *Decoder) Uint() uint64 {
 	return v
 }
 
-// Int reads an Int.
+// Int reads an Int: a Uint holding the value zig-zag encoded, as binary.AppendVarint writes it.
 func (d *Decoder) Int() int64 {
-	if d.err != nil {
-		return 0
+	u := d.Uint()
+	if u&1 != 0 {
+		return ^int64(u >> 1)
 	}
-	v, n := binary.Varint(d.buf)
-	if n <= 0 {
-		d.Fail(errShort)
-		return 0
-	}
-	d.buf = d.buf[n:]
-	return v
+	return int64(u >> 1)
 }
 
 // Bool reads a Bool.

@@ -5,6 +5,7 @@ package statecodec
 
 import (
 	"bytes"
+	"math"
 	"testing"
 )
 
@@ -27,6 +28,24 @@ func TestFieldsRoundTrip(t *testing.T) {
 	}
 	if d := NewDecoder(e.Data()); d.Uint() != 300 || d.Finish() == nil {
 		t.Fatal("Finish accepted the fields left unread")
+	}
+}
+
+// Int covers the whole range, its extremes included.
+func TestIntExtremesRoundTrip(t *testing.T) {
+	values := []int64{0, -1, 1, math.MinInt64, math.MaxInt64}
+	var e Encoder
+	for _, v := range values {
+		e.Int(v)
+	}
+	d := NewDecoder(e.Data())
+	for _, want := range values {
+		if got := d.Int(); got != want {
+			t.Errorf("Int = %d, want %d", got, want)
+		}
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -54,25 +54,21 @@ func TestOpenNamesAMissingExtension(t *testing.T) {
 	}
 }
 
+// The sample payload: a run's name and a count, the way a processor's state starts.
 func encodeSample() []byte {
 	var e statecodec.Encoder
-	e.Uint(300)
-	e.Int(-7)
-	e.Bool(true)
-	e.Float(0.25)
 	e.String("run-1")
-	e.Bytes([]byte{0, 1, 2})
-	e.Bytes(nil)
+	e.Uint(300)
 	return e.Data()
 }
 
 func decodeSample(payload []byte) error {
 	d := statecodec.NewDecoder(payload)
-	u, i, b, f, s, by, empty := d.Uint(), d.Int(), d.Bool(), d.Float(), d.String(), d.Bytes(), d.Bytes()
+	run, count := d.String(), d.Uint()
 	if err := d.Finish(); err != nil {
 		return err
 	}
-	if u != 300 || i != -7 || !b || f != 0.25 || s != "run-1" || !bytes.Equal(by, []byte{0, 1, 2}) || len(empty) != 0 {
+	if run != "run-1" || count != 300 {
 		return errors.New("decoded other values")
 	}
 	return nil
@@ -110,7 +106,7 @@ func TestUnreadableStateIsAFreshStart(t *testing.T) {
 		"garbage":           {[]byte("{\"not\": \"ours\"}"), 1, decodeSample, "not an agentotel state value"},
 		"damaged":           {damaged, 1, decodeSample, "checksum"},
 		"other version":     {good, 2, decodeSample, "version 1; this build reads version 2"},
-		"refused by decode": {frame(1, []byte{1}), 1, decodeSample, "cut short"},
+		"refused by decode": {frame(1, []byte{1}), 1, decodeSample, "a count of 1 where at most 0 fit"},
 		"left over bytes":   {frame(1, append(encodeSample(), 9)), 1, decodeSample, "left over"},
 	}
 	for name, c := range cases {
