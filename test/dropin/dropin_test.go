@@ -231,7 +231,7 @@ func startCollector(t *testing.T, binary string, configs ...string) <-chan struc
 		args = append(args, "--config", c)
 	}
 	cmd := exec.Command(binary, args...)
-	logs := &lockedBuffer{}
+	logs := &collectortest.Output{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	require.NoError(t, cmd.Start())
 	exited := make(chan struct{})
@@ -319,22 +319,4 @@ func (b *backend) received() ([]ptrace.Traces, int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]ptrace.Traces(nil), b.got...), b.n
-}
-
-// lockedBuffer collects the collector's output while the test may read it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -71,7 +71,7 @@ type Collector struct {
 	Health     string // health_check endpoint, host:port
 	Output     string // the file exporter's path
 	StorageDir string // the file_storage extension's directory: STORAGE_DIR in its environment
-	logs       *syncBuffer
+	logs       *Output
 }
 
 // Preamble is what every test collector has: the health check Start waits on, a file_storage extension
@@ -108,7 +108,7 @@ service:
 func Start(t testing.TB, configTemplate string, vars map[string]string, under ...string) *Collector {
 	t.Helper()
 	dir := t.TempDir()
-	c := &Collector{t: t, logs: new(syncBuffer), done: make(chan struct{})}
+	c := &Collector{t: t, logs: new(Output), done: make(chan struct{})}
 	c.GRPC, c.HTTP, c.Metrics, c.Health = FreeAddr(t), FreeAddr(t), FreeAddr(t), FreeAddr(t)
 	c.Output = filepath.Join(dir, "traces.jsonl")
 	c.StorageDir = vars["StorageDir"]
@@ -272,19 +272,19 @@ func Eventually(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// syncBuffer collects a process's output while tests read it.
-type syncBuffer struct {
+// Output collects a process's output (a collector's log) while tests read it.
+type Output struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
+func (b *Output) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *syncBuffer) String() string {
+func (b *Output) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
