@@ -15,9 +15,9 @@ import (
 	"github.com/agentotel/agentotel/internal/fingerprint"
 )
 
-// The batch's last step walks what it shaped for the content search (search.go), one walk for spans
-// and one for log records, of the same form: each record of an owner that withheld something, then the
-// scope and the resource around the records, with what all of their owners withheld. Under an owner
+// The batch's last step walks what it shaped for the content search (search.go), in one walk for spans
+// and log records: each record of an owner that withheld something, then the scope and the resource
+// around the records, with what all of their owners withheld. Under an owner
 // past its fingerprint bound (saturated.go) the record is withheld whole first, and so are the scope
 // and resource around it.
 
@@ -93,14 +93,52 @@ func (b *batch) toSearch(i int) (*record, *owner) {
 func (b *batch) searchSpans(td ptrace.Traces) {
 	b.lock()
 	defer b.unlock()
+	searchEach(b, td.ResourceSpans(), ptrace.ResourceSpans.ScopeSpans, ptrace.ScopeSpans.Spans, (*batch).searchSpan)
+}
+
+func (b *batch) searchLogs(ld plog.Logs) {
+	b.lock()
+	defer b.unlock()
+	searchEach(b, ld.ResourceLogs(), plog.ResourceLogs.ScopeLogs, plog.ScopeLogs.LogRecords, (*batch).searchLog)
+}
+
+// resourceContainer and scopeContainer are ResourceSpans and ResourceLogs, ScopeSpans and ScopeLogs:
+// what they describe, and the schema URL the search may withhold.
+type resourceContainer interface {
+	Resource() pcommon.Resource
+	SchemaUrl() string
+	SetSchemaUrl(string)
+}
+
+type scopeContainer interface {
+	Scope() pcommon.InstrumentationScope
+	SchemaUrl() string
+	SetSchemaUrl(string)
+}
+
+// slice is a pdata slice of either signal. The walk indexes it rather than ranging over its All
+// iterator: an iterator's closures, through a generic function, cost allocations per batch.
+type slice[T any] interface {
+	Len() int
+	At(int) T
+}
+
+// searchEach is the one walk of the content search for both signals: record i of the batch is searched
+// when its owner withheld something, then each scope and each resource with what the owners of the
+// records under it withheld.
+func searchEach[R resourceContainer, S scopeContainer, Rec any, Resources slice[R], Scopes slice[S], Records slice[Rec]](
+	b *batch, resources Resources, scopes func(R) Scopes, records func(S) Records, search func(*batch, *record, *owner, Rec),
+) {
 	i := 0
-	for _, rs := range td.ResourceSpans().All() {
+	for ri := range resources.Len() {
+		rs := resources.At(ri)
 		var resource around
-		for _, ss := range rs.ScopeSpans().All() {
+		for si, inResource := 0, scopes(rs); si < inResource.Len(); si++ {
+			ss := inResource.At(si)
 			var inScope around
-			for _, span := range ss.Spans().All() {
+			for k, inScopeRecords := 0, records(ss); k < inScopeRecords.Len(); k++ {
 				if r, o := b.toSearch(i); o != nil {
-					b.searchSpan(r, o, span)
+					search(b, r, o, inScopeRecords.At(k))
 					inScope = inScope.with(o.sets, o.saturated)
 				}
 				i++
@@ -109,28 +147,6 @@ func (b *batch) searchSpans(td ptrace.Traces) {
 			resource = resource.with(inScope.sets, inScope.saturated)
 		}
 		rs.SetSchemaUrl(b.searchResource(rs.Resource(), rs.SchemaUrl(), resource))
-	}
-}
-
-func (b *batch) searchLogs(ld plog.Logs) {
-	b.lock()
-	defer b.unlock()
-	i := 0
-	for _, rl := range ld.ResourceLogs().All() {
-		var resource around
-		for _, sl := range rl.ScopeLogs().All() {
-			var inScope around
-			for _, lr := range sl.LogRecords().All() {
-				if r, o := b.toSearch(i); o != nil {
-					b.searchLog(r, o, lr)
-					inScope = inScope.with(o.sets, o.saturated)
-				}
-				i++
-			}
-			sl.SetSchemaUrl(b.searchScope(sl.Scope(), sl.SchemaUrl(), inScope))
-			resource = resource.with(inScope.sets, inScope.saturated)
-		}
-		rl.SetSchemaUrl(b.searchResource(rl.Resource(), rl.SchemaUrl(), resource))
 	}
 }
 
