@@ -21,7 +21,18 @@ import (
 // stream goes on: every span the receiver acknowledged reaches the sink, at least once. test/scale's
 // test of the same name measures the tier-2 config, and what the queue in memory lost.
 func TestKillLosesNoAcknowledgedSpan(t *testing.T) {
-	tpl := collectortest.Shipped(t, "deploy/otelcol-agent.yaml", func(cfg map[string]any) {
+	tpl := shippedToSink(t, nil)
+	got := ackstream.Crash{Runs: 500, Interval: 10 * time.Millisecond, KillAt: 200, Outage: 150, Seed: 4}.Run(t, tpl)
+	t.Logf("%v", got)
+	require.Positive(t, got.AckedAfter, "the restarted collector acknowledged requests")
+	assert.Zero(t, got.LostAcked, "acknowledged spans that never reached the sink")
+}
+
+// shippedToSink is deploy/otelcol-agent.yaml as shipped, receiving on {{.Listen}} and exporting to
+// {{.Sink}} over OTLP with the shipped exporter's sending_queue (on file_storage, batched by the
+// exporter) in place of the debug exporter; edit, when set, changes it further.
+func shippedToSink(t *testing.T, edit func(cfg map[string]any)) string {
+	return collectortest.Shipped(t, "deploy/otelcol-agent.yaml", func(cfg map[string]any) {
 		collectortest.Set(cfg, "receivers.otlp.protocols.grpc.endpoint", "{{.Listen}}")
 		collectortest.Set(cfg, "receivers.otlp.protocols.http.endpoint", "{{.HTTP}}")
 		exporters := cfg["exporters"].(map[string]any)
@@ -33,9 +44,8 @@ func TestKillLosesNoAcknowledgedSpan(t *testing.T) {
 		for _, p := range cfg["service"].(map[string]any)["pipelines"].(map[string]any) {
 			p.(map[string]any)["exporters"] = []any{"otlp_grpc"}
 		}
+		if edit != nil {
+			edit(cfg)
+		}
 	})
-	got := ackstream.Crash{Runs: 500, Interval: 10 * time.Millisecond, KillAt: 200, Outage: 150, Seed: 4}.Run(t, tpl)
-	t.Logf("%v", got)
-	require.Positive(t, got.AckedAfter, "the restarted collector acknowledged requests")
-	assert.Zero(t, got.LostAcked, "acknowledged spans that never reached the sink")
 }

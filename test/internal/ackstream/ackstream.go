@@ -35,23 +35,44 @@ type Stream struct {
 }
 
 type request struct {
-	td    ptrace.Traces
-	spans []pcommon.SpanID
-	err   error     // the collector's answer; nil is an acknowledgement
-	sent  time.Time // when it went out
+	td       ptrace.Traces
+	spans    []pcommon.SpanID
+	err      error     // the collector's answer; nil is an acknowledgement
+	sent     time.Time // when it went out
+	answered time.Time // when its answer came
 }
 
 // New lays out runs runs of agentgen's mix (GenAI convention) from seed, one run a request.
 func New(runs int, seed uint64) *Stream {
 	s := &Stream{answered: NewProgress()}
 	for _, r := range agentgen.Mix(runs, agentgen.Options{Seed: seed}) {
-		req := request{td: r.Traces}
-		for _, span := range walk.Spans(r.Traces) {
-			req.spans = append(req.spans, span.SpanID())
-		}
-		s.requests = append(s.requests, req)
+		s.add(r.Traces)
 	}
 	return s
+}
+
+// add appends a request of td.
+func (s *Stream) add(td ptrace.Traces) {
+	req := request{td: td}
+	for _, span := range walk.Spans(td) {
+		req.spans = append(req.spans, span.SpanID())
+	}
+	s.requests = append(s.requests, req)
+}
+
+// AnsweredAt is when request i was answered, once Play has returned.
+func (s *Stream) AnsweredAt(i int) time.Time { return s.requests[i].answered }
+
+// Acknowledged is the requests the collector answered with success, in the order they were sent, once
+// Play has returned: what an uninterrupted collector is given to compare with one that was not.
+func (s *Stream) Acknowledged() []ptrace.Traces {
+	var acked []ptrace.Traces
+	for _, req := range s.requests {
+		if req.err == nil {
+			acked = append(acked, req.td)
+		}
+	}
+	return acked
 }
 
 // Requests is the number of requests in the stream.
@@ -90,6 +111,7 @@ func (s *Stream) Play(endpoint string, interval time.Duration) {
 		req.sent = time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_, req.err = client.Export(ctx, ptraceotlp.NewExportRequestFromTraces(req.td))
+		req.answered = time.Now()
 		cancel()
 		s.answered.Count(i + 1)
 	}

@@ -19,6 +19,8 @@ type Crash struct {
 	KillAt   int           // the collector is killed once this many requests have been answered,
 	Outage   int           // and started again once this many more have been
 	Seed     uint64        // of agentgen's mix
+	// Stream, when set, is the stream played instead of Runs runs of the mix (a Crossing's, say).
+	Stream *Stream
 }
 
 // Crashed is what a Crash measured.
@@ -27,6 +29,9 @@ type Crashed struct {
 	AcceptedAtKill float64       // spans the collector had accepted when it was killed (read just before)
 	ExportedAtKill float64       // spans the sink had received from it when it died
 	Down           time.Duration // from the kill until the restarted collector was healthy
+	Killed         time.Time     // when the collector was killed
+	Sink           string        // the file the sink wrote what it received to
+	StorageDir     string        // the collectors' file_storage directory
 }
 
 func (c Crashed) String() string {
@@ -51,14 +56,18 @@ func (c Crash) Run(tb testing.TB, template string) Crashed {
 	vars := map[string]string{"Listen": collectortest.FreeAddr(tb), "Sink": sink.GRPC, "StorageDir": tb.TempDir()}
 	collector := collectortest.Start(tb, template, vars)
 
-	stream := New(c.Runs, c.Seed)
+	stream := c.Stream
+	if stream == nil {
+		stream = New(c.Runs, c.Seed)
+	}
 	played := make(chan struct{})
 	go func() { stream.Play(vars["Listen"], c.Interval); close(played) }()
 	stream.Answered().Reach(tb, c.KillAt, time.Minute)
-	var out Crashed
+	out := Crashed{Sink: sink.Output, StorageDir: vars["StorageDir"]}
 	out.AcceptedAtKill = collector.Metric(metricAccepted, nil)
 	collector.Kill()
 	killed := time.Now()
+	out.Killed = killed
 	out.ExportedAtKill = sink.Metric(metricAccepted, nil)
 
 	stream.Answered().Reach(tb, c.KillAt+c.Outage, time.Minute)
@@ -67,24 +76,29 @@ func (c Crash) Run(tb testing.TB, template string) Crashed {
 	out.Down = up.Sub(killed)
 	<-played
 
-	// The restarted collector's queue starts with what the killed one left in it: it has sent all it
-	// holds once the queue is empty and it has sent at least what it accepted. Then the sink's file
-	// holds everything the sink received, once flushed.
+	// The restarted collector's queue starts with what the killed one left in it.
+	Settle(tb, restarted, sink)
+	out.Tally = stream.Count(tb, sink.Output, up)
+	return out
+}
+
+// Settle waits until collector has sent everything it holds (its queue is empty and it has sent at
+// least what it accepted) and sink has written everything it received to its file.
+func Settle(tb testing.TB, collector, sink *collectortest.Collector) {
+	tb.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		queued := restarted.Metric(metricQueueSize, nil)
-		accepted, sent := restarted.Metric(metricAccepted, nil), restarted.Metric(metricSent, nil)
+		queued := collector.Metric(metricQueueSize, nil)
+		accepted, sent := collector.Metric(metricAccepted, nil), collector.Metric(metricSent, nil)
 		received := sink.Metric(metricAccepted, nil)
 		_, written := collectortest.ReadTraces(tb, sink.Output)
 		if queued == 0 && sent >= accepted && float64(written) >= received {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			tb.Fatalf("the restarted collector did not settle: queue %.0f, accepted %.0f, sent %.0f; the sink received %.0f, wrote %d",
+			tb.Fatalf("the collector did not settle: queue %.0f, accepted %.0f, sent %.0f; the sink received %.0f, wrote %d",
 				queued, accepted, sent, received, written)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	out.Tally = stream.Count(tb, sink.Output, up)
-	return out
 }
