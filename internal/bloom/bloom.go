@@ -62,6 +62,11 @@ type Filter struct {
 	generation uint64
 	added      [2]int
 	seed       uint64
+	// inherited is a filter restored from state saved at another capacity: it is asked too, until
+	// this one has rotated twice (inheritedUntil), by when ids added before it would have left a
+	// filter of either capacity.
+	inherited      *Filter
+	inheritedUntil uint64
 }
 
 // New returns a filter that holds at least the last capacity ids added (capacity at least 1), keyed
@@ -73,7 +78,12 @@ func New(capacity int) *Filter {
 }
 
 // Bytes is the size of the filter's table.
-func (f *Filter) Bytes() int { return len(f.words) * 8 }
+func (f *Filter) Bytes() int {
+	if f.inherited != nil {
+		return len(f.words)*8 + f.inherited.Bytes()
+	}
+	return len(f.words) * 8
+}
 
 // A Namespace tells apart ids of different kinds whose bytes may be equal (a trace id and a run id).
 type Namespace uint8
@@ -94,13 +104,17 @@ func (f *Filter) Add(ns Namespace, id []byte) (dropped int) {
 	next := f.generation % 2
 	dropped, f.added[next] = f.added[next], 0
 	clear(f.generationWords(next))
+	if f.inherited != nil && f.generation >= f.inheritedUntil {
+		dropped += f.inherited.added[0] + f.inherited.added[1]
+		f.inherited = nil
+	}
 	return dropped
 }
 
 // Has reports whether the id may have been added: true for each of the last Capacity ids added.
 func (f *Filter) Has(ns Namespace, id []byte) bool {
 	h := f.hash(ns, id)
-	return f.holds(0, h) || f.holds(1, h)
+	return f.holds(0, h) || f.holds(1, h) || f.inherited != nil && f.inherited.Has(ns, id)
 }
 
 func (f *Filter) generationWords(g uint64) []uint64 {

@@ -37,6 +37,9 @@ func (e *Encoder) Float(v float64) {
 	e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(v))
 }
 
+// Word appends v in 8 bytes: hashes and bit sets, which a varint would only lengthen.
+func (e *Encoder) Word(v uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
+
 // Bytes appends b, its length first.
 func (e *Encoder) Bytes(b []byte) {
 	e.Uint(uint64(len(b)))
@@ -125,6 +128,19 @@ func (d *Decoder) Float() float64 {
 	}
 	return math.Float64frombits(binary.LittleEndian.Uint64(b))
 }
+
+// Word reads a Word.
+func (d *Decoder) Word() uint64 {
+	b := d.take(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// Remaining is how many bytes are left to read: what a decoder checks a size derived from other
+// fields against before allocating for it.
+func (d *Decoder) Remaining() int { return len(d.buf) }
 
 // Bytes reads Bytes, copied: the result does not alias the payload.
 func (d *Decoder) Bytes() []byte {
