@@ -77,6 +77,9 @@ type Set struct {
 // NewSet returns an empty Set that will hold at most maxEntries fingerprints: a leaf takes one
 // per 4 bytes, plus two. maxEntries below 1 makes a Set that holds nothing.
 func NewSet(maxEntries int) *Set {
+	if !keysInUse.Load() {
+		keysInUse.Store(true)
+	}
 	return &Set{max: max(maxEntries, 0)}
 }
 
