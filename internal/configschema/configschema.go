@@ -10,9 +10,10 @@
 //     $defs entries);
 //   - types: each property's type is its Go field's: string, integer, number, boolean, array (with its
 //     items), object (a struct's properties, or a map's additionalProperties), and a time.Duration is
-//     a string of format duration;
+//     a string of format duration, and a type that unmarshals from text (a component.ID) a string;
+//     a pointer is its element's type, an optional setting;
 //   - defaults: every top-level property states a default, and it is the value the factory's default
-//     configuration holds;
+//     configuration holds (an optional setting the default leaves nil states none);
 //   - allowed values: where the schema bounds a top-level value (minimum, maximum, minLength, minItems,
 //     a minLength on list items, an enum, or an enum on a field of a map's entries), Validate accepts
 //     the value at the bound and refuses the one just past it, with an error at that field's path.
@@ -23,6 +24,7 @@
 package configschema
 
 import (
+	"encoding"
 	"fmt"
 	"maps"
 	"os"
@@ -143,7 +145,15 @@ func (c *checker) resolve(n *node, path string) *node {
 	return n
 }
 
-var durationType = reflect.TypeFor[time.Duration]()
+var (
+	durationType = reflect.TypeFor[time.Duration]()
+	textType     = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// isText reports a type YAML gives as a string its UnmarshalText reads (a component.ID).
+func isText(t reflect.Type) bool {
+	return t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textType)
+}
 
 // shape holds the schema n to the Go type t at path.
 func (c *checker) shape(t reflect.Type, n *node, path string) {
@@ -151,9 +161,15 @@ func (c *checker) shape(t reflect.Type, n *node, path string) {
 	if n == nil {
 		return
 	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem() // an optional setting: nil when left out
+	}
 	want, format := jsonType(t)
 	if n.Type != want || n.Format != format {
 		c.errorf("%s: the schema says type %q format %q; the Go field (%s) is type %q format %q", at(path), n.Type, n.Format, t, want, format)
+		return
+	}
+	if isText(t) {
 		return
 	}
 	switch t.Kind() {
@@ -196,6 +212,9 @@ func jsonType(t reflect.Type) (typ, format string) {
 	if t == durationType {
 		return "string", "duration"
 	}
+	if isText(t) {
+		return "string", ""
+	}
 	switch t.Kind() {
 	case reflect.String:
 		return "string", ""
@@ -216,6 +235,9 @@ func jsonType(t reflect.Type) (typ, format string) {
 
 // defaultOf holds a top-level property's default to the default configuration's value.
 func (c *checker) defaultOf(v reflect.Value, n *node, path string) {
+	if v.Kind() == reflect.Pointer && v.IsNil() && n.Default == nil {
+		return // an optional setting left out by default: the schema states no default
+	}
 	if n.Default == nil {
 		c.errorf("%s: no default (the default configuration holds %v)", path, v.Interface())
 		return

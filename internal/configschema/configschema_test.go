@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"go.opentelemetry.io/collector/component"
 )
 
 type entry struct {
@@ -25,6 +26,7 @@ type toy struct {
 	Timeout time.Duration    `mapstructure:"timeout"`
 	Entries map[string]entry `mapstructure:"entries"`
 	Ratio   float64          `mapstructure:"ratio"`
+	Storage *component.ID    `mapstructure:"storage"`
 	_       struct{}
 }
 
@@ -64,6 +66,7 @@ properties:
   timeout: {description: t, type: string, format: duration, default: 1m}
   entries: {description: e, type: object, additionalProperties: {$ref: entry}, default: {}}
   ratio: {description: r, type: number, default: 0}
+  storage: {description: s, type: string}
 $defs:
   entry:
     description: an entry
@@ -101,6 +104,7 @@ properties:
   timeout: {description: t, type: string, format: duration, default: 2m}
   entries: {description: e, type: object, additionalProperties: {$ref: entry}, default: {}}
   extra: {description: x, type: string, default: ""}
+  storage: {description: s, type: object}
 $defs:
   entry:
     description: an entry
@@ -120,5 +124,6 @@ $defs:
 		"limit: Validate refuses 0, the schema's minimum",
 		"name: no default (the default configuration holds x)",
 		`entries::x::kind: Validate refuses "c", a value of the schema's enum`,
+		`storage: the schema says type "object" format ""; the Go field (component.ID) is type "string" format ""`,
 	}, check(t, bad))
 }
