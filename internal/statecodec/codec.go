@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Encoder appends a payload's fields: integers as varints, floats as their bits, byte strings with
@@ -16,6 +17,10 @@ type Encoder struct{ buf []byte }
 
 // Data is what was encoded.
 func (e *Encoder) Data() []byte { return e.buf }
+
+// Grow makes room for n more bytes, so that a payload whose size is known roughly is not copied
+// again and again as it grows.
+func (e *Encoder) Grow(n int) { e.buf = slices.Grow(e.buf, n) }
 
 // Uint appends v.
 func (e *Encoder) Uint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/collector/component"
+
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/confighint"
 	"github.com/agentotel/agentotel/internal/countsonly"
@@ -65,6 +67,10 @@ type Config struct {
 	// carrying data-class data, which are kept so that their later batches still fail closed: at
 	// least the last MaxForgotten are kept, in 4 bytes each.
 	MaxForgotten int `mapstructure:"max_forgotten"`
+	// Storage names a storage extension (file_storage) the memory is kept in across restarts: loaded
+	// at start, saved every CheckpointInterval and at shutdown. Left out, a restart forgets it.
+	Storage            *component.ID `mapstructure:"storage"`
+	CheckpointInterval time.Duration `mapstructure:"checkpoint_interval"`
 
 	// prevent unkeyed literal initialization
 	_ struct{}
@@ -92,6 +98,7 @@ func createDefaultConfig() *Config {
 		MaxFingerprints:         4_000_000,
 		MaxFingerprintsPerTrace: 65_536,
 		MaxForgotten:            1_000_000,
+		CheckpointInterval:      time.Minute,
 	}
 }
 
@@ -150,6 +157,7 @@ func (c *Config) Validate() error {
 	check(c.MaxFingerprintsPerTrace > 0 && c.MaxFingerprintsPerTrace <= c.MaxFingerprints,
 		"max_fingerprints_per_trace: %d: must be between 1 and max_fingerprints (%d)", c.MaxFingerprintsPerTrace, c.MaxFingerprints)
 	check(c.MaxForgotten > 0 && c.MaxForgotten <= maxForgottenLimit, "max_forgotten: %d: must be between 1 and %d", c.MaxForgotten, maxForgottenLimit)
+	check(c.CheckpointInterval > 0, "checkpoint_interval: %s: must be a positive duration, e.g. 1m", c.CheckpointInterval)
 	return confighint.JoinByPath(errs...)
 }
 

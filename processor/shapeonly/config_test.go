@@ -55,6 +55,8 @@ func TestCustomConfig(t *testing.T) {
 	assert.Equal(t, 100000, cfg.MaxFingerprints)
 	assert.Equal(t, 1000, cfg.MaxFingerprintsPerTrace)
 	assert.Equal(t, 20000, cfg.MaxForgotten)
+	assert.Equal(t, component.MustNewIDWithName("file_storage", "shapeonly"), *cfg.Storage)
+	assert.Equal(t, 30*time.Second, cfg.CheckpointInterval)
 }
 
 // TestClassNotShapedNorUnshapedIsAnError: a class in tools that neither list names is most likely a
@@ -70,7 +72,7 @@ func TestClassNotShapedNorUnshapedIsAnError(t *testing.T) {
 func TestInvalidConfigNamesEveryField(t *testing.T) {
 	err := confmap.Validate(loadConfig(t, "invalid"))
 	require.Error(t, err)
-	for _, field := range []string{"data_class_attribute", "shaped_classes", "max_depth", "max_traces", "memory_ttl", "max_fingerprints", "max_forgotten"} {
+	for _, field := range []string{"data_class_attribute", "shaped_classes", "max_depth", "max_traces", "memory_ttl", "max_fingerprints", "max_forgotten", "checkpoint_interval"} {
 		assert.Contains(t, err.Error(), field)
 	}
 }

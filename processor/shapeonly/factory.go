@@ -42,7 +42,7 @@ func (f *factory) createTraces(ctx context.Context, set processor.Settings, cfg 
 	if err != nil {
 		return nil, err
 	}
-	return processorhelper.NewTraces(ctx, set, cfg, next, p.processTraces, mutates, processorhelper.WithShutdown(p.shutdown))
+	return processorhelper.NewTraces(ctx, set, cfg, next, p.processTraces, mutates, processorhelper.WithStart(p.start), processorhelper.WithShutdown(p.shutdown))
 }
 
 func (f *factory) createLogs(ctx context.Context, set processor.Settings, cfg component.Config, next consumer.Logs) (processor.Logs, error) {
@@ -50,5 +50,5 @@ func (f *factory) createLogs(ctx context.Context, set processor.Settings, cfg co
 	if err != nil {
 		return nil, err
 	}
-	return processorhelper.NewLogs(ctx, set, cfg, next, p.processLogs, mutates, processorhelper.WithShutdown(p.shutdown))
+	return processorhelper.NewLogs(ctx, set, cfg, next, p.processLogs, mutates, processorhelper.WithStart(p.start), processorhelper.WithShutdown(p.shutdown))
 }

@@ -8,26 +8,35 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
+	"go.uber.org/zap"
 
 	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadatatest"
 )
 
 // harness runs a real shapeonly processor, built by its factory, on real pdata.
 type harness struct {
-	t      *testing.T
-	tel    *componenttest.Telemetry
-	traces processor.Traces
-	logs   processor.Logs
-	sinkT  *consumertest.TracesSink
-	sinkL  *consumertest.LogsSink
+	t       *testing.T
+	tel     *componenttest.Telemetry
+	traces  processor.Traces
+	logs    processor.Logs
+	sinkT   *consumertest.TracesSink
+	sinkL   *consumertest.LogsSink
+	stopped bool
 }
 
 func newHarness(t *testing.T, mutate func(*Config)) *harness {
+	t.Helper()
+	return newHarnessOn(t, componenttest.NewNopHost(), zap.NewNop(), mutate)
+}
+
+// newHarnessOn is newHarness started on host (its extensions), logging to logger.
+func newHarnessOn(t *testing.T, host component.Host, logger *zap.Logger, mutate func(*Config)) *harness {
 	t.Helper()
 	cfg := createDefaultConfig()
 	cfg.Tools = map[string]string{}
@@ -39,18 +48,26 @@ func newHarness(t *testing.T, mutate func(*Config)) *harness {
 	t.Cleanup(func() { require.NoError(t, h.tel.Shutdown(context.Background())) })
 	var err error
 	set := metadatatest.NewSettings(h.tel)
+	set.Logger = logger
 	f := NewFactory() // one factory, as a collector has: its two processors share one memory
 	h.traces, err = f.CreateTraces(context.Background(), set, cfg, h.sinkT)
 	require.NoError(t, err)
 	h.logs, err = f.CreateLogs(context.Background(), set, cfg, h.sinkL)
 	require.NoError(t, err)
-	require.NoError(t, h.traces.Start(context.Background(), componenttest.NewNopHost()))
-	require.NoError(t, h.logs.Start(context.Background(), componenttest.NewNopHost()))
-	t.Cleanup(func() {
-		require.NoError(t, h.traces.Shutdown(context.Background()))
-		require.NoError(t, h.logs.Shutdown(context.Background()))
-	})
+	require.NoError(t, h.traces.Start(context.Background(), host))
+	require.NoError(t, h.logs.Start(context.Background(), host))
+	t.Cleanup(h.stop)
 	return h
+}
+
+// stop shuts the processors down, as the collector does on SIGTERM; once.
+func (h *harness) stop() {
+	if h.stopped {
+		return
+	}
+	h.stopped = true
+	require.NoError(h.t, h.traces.Shutdown(context.Background()))
+	require.NoError(h.t, h.logs.Shutdown(context.Background()))
 }
 
 // run sends one batch through the processor and returns what came out.

@@ -49,6 +49,8 @@ type memory struct {
 	// those it dropped since the last takeEvicted.
 	forgotten *bloom.Filter
 	dropped   int
+	// stored keeps the memory on a storage extension, when the configuration names one.
+	stored memoryStore
 }
 
 // The namespaces of the forgotten ids: a trace id's bytes may spell a run's name.

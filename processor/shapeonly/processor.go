@@ -10,12 +10,14 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	"go.uber.org/zap"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
@@ -54,6 +56,9 @@ type shapeOnly struct {
 	// keptKey reports whether a JSON key is on the kept list: values under it stay. A func made once,
 	// as the fingerprint calls take it: a method value would be made, and allocated, at every call.
 	keptKey func(key []byte) bool
+	// id and logger are the component's, for its storage client and what restoring it logs.
+	id     component.ID
+	logger *zap.Logger
 }
 
 // newShapeOnly makes a processor, taking its memory from memories: the one its configuration's other
@@ -74,6 +79,8 @@ func newShapeOnly(set processor.Settings, cfg *Config, memories *sharedcomponent
 		setBounds:     setBounds{fingerprints: cfg.MaxFingerprintsPerTrace, depth: cfg.MaxDepth},
 		telemetry:     tb,
 		now:           time.Now,
+		id:            set.ID,
+		logger:        set.Logger,
 	}
 	for _, c := range cfg.ShapedClasses {
 		p.shapedClasses[normalName(c)] = true
@@ -131,10 +138,21 @@ func (p *shapeOnly) serveZeros() {
 	}
 }
 
-// shutdown releases the processor's telemetry and its share of the memory.
-func (p *shapeOnly) shutdown(context.Context) error {
+// start loads the memory from storage, when the configuration names a storage extension.
+func (p *shapeOnly) start(ctx context.Context, host component.Host) error {
+	if p.cfg.Storage == nil {
+		return nil
+	}
+	return p.memory.open(ctx, host, p.cfg, p.setBounds, p.id, p.logger)
+}
+
+// shutdown releases the processor's telemetry and its share of the memory; the last processor
+// sharing it saves it to storage.
+func (p *shapeOnly) shutdown(ctx context.Context) error {
 	p.telemetry.Shutdown()
-	p.memories.Release(p.cfg)
+	if p.memories.Release(p.cfg) {
+		return p.memory.close(ctx)
+	}
 	return nil
 }
 

@@ -30,7 +30,7 @@ func mistakes(t *testing.T, name string) []string {
 func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
 	const validKeys = "data_class_attribute, shaped_classes, unshaped_classes, tools, kept_keys, structural_keys, " +
 		"run_attributes, conventions, taint_outputs, max_value_bytes, max_depth, max_traces, memory_ttl, " +
-		"max_fingerprints, max_fingerprints_per_trace, max_forgotten"
+		"max_fingerprints, max_fingerprints_per_trace, max_forgotten, storage, checkpoint_interval"
 	assert.Equal(t, []string{
 		"data_class_attr: unknown key; did you mean data_class_attribute?",
 		"max_fingerprint_per_trace: unknown key; did you mean max_fingerprints_per_trace?",
