@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/extension/xextension/storage"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
@@ -51,6 +52,37 @@ func TestOpenNamesAMissingExtension(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `"file_storage"`) {
 			t.Errorf("%s: got %v, want an error naming file_storage", name, err)
 		}
+	}
+}
+
+// unopenable is a storage extension that cannot open a component's storage, as file_storage when the
+// component's file is damaged.
+type unopenable struct {
+	component.StartFunc
+	component.ShutdownFunc
+}
+
+func (unopenable) GetClient(context.Context, component.Kind, component.ID, string) (storage.Client, error) {
+	return nil, errors.New("invalid database")
+}
+
+// Storage that cannot be opened is an error in the log and a Store that restores nothing and saves
+// nowhere: the processor starts, fresh.
+func TestUnopenableStorageStartsFresh(t *testing.T) {
+	core, logs := observer.New(zap.InfoLevel)
+	extID := component.MustNewID("file_storage")
+	s, err := Open(context.Background(), statestoretest.Host{extID: unopenable{}}, extID, processorID, 1, zap.New(core))
+	if err != nil {
+		t.Fatalf("the start failed: %v", err)
+	}
+	if s.Attached() || s.Restore(context.Background(), func([]byte) error { t.Fatal("decoded"); return nil }) {
+		t.Fatal("a store that could not be opened restored state")
+	}
+	if err := s.Save(context.Background(), encodeSample()); err != nil || s.Close(context.Background()) != nil {
+		t.Fatalf("save %v", err)
+	}
+	if e := logs.FilterLevelExact(zap.ErrorLevel).All(); len(e) != 1 || !strings.Contains(e[0].Message, "starting fresh") {
+		t.Fatalf("logged %v", logs.All())
 	}
 }
 

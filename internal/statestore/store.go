@@ -25,7 +25,10 @@ type Store struct {
 
 // Open gets a client of the storage extension named extension, for the processor named processor,
 // that saves and loads state of format version. An extension that is not configured, or not a
-// storage extension, is an error: the collector then fails to start, naming it.
+// storage extension, is an error: the collector then fails to start, naming it. An extension that
+// cannot open the processor's storage (file_storage finding its file damaged) is an error in the log
+// and a Store that restores nothing and saves nowhere: the processor starts fresh and keeps its state
+// in memory only, until a restart finds the storage readable again.
 func Open(ctx context.Context, host component.Host, extension, processor component.ID, version uint16, logger *zap.Logger) (*Store, error) {
 	ext, ok := host.GetExtensions()[extension]
 	if !ok {
@@ -37,7 +40,9 @@ func Open(ctx context.Context, host component.Host, extension, processor compone
 	}
 	client, err := st.GetClient(ctx, component.KindProcessor, processor, "")
 	if err != nil {
-		return nil, fmt.Errorf("storage: extension %q gave no client: %w", extension, err)
+		logger.Error("Saved state could not be opened; starting fresh, and keeping state in memory only until a restart",
+			zap.String("storage", extension.String()), zap.Error(err))
+		client = nil
 	}
 	return &Store{client: client, version: version, logger: logger}, nil
 }
@@ -48,6 +53,9 @@ func Open(ctx context.Context, host component.Host, extension, processor compone
 // fresh. decode must leave the processor's state as it was when it returns an error (decode into new
 // structures, and keep them only on success).
 func (s *Store) Restore(ctx context.Context, decode func(payload []byte) error) bool {
+	if s.client == nil {
+		return false
+	}
 	value, err := s.client.Get(ctx, key)
 	if err != nil {
 		s.logger.Error("Saved state could not be read; starting fresh", zap.Error(err))
@@ -67,12 +75,22 @@ func (s *Store) Restore(ctx context.Context, decode func(payload []byte) error) 
 	return true
 }
 
-// Save replaces the saved state with payload.
+// Attached reports whether the Store saves anywhere: false when its storage could not be opened, and
+// a processor then need not encode its state at all.
+func (s *Store) Attached() bool { return s.client != nil }
+
+// Save replaces the saved state with payload (on a Store that could not be opened, nothing).
 func (s *Store) Save(ctx context.Context, payload []byte) error {
+	if s.client == nil {
+		return nil
+	}
 	return s.client.Set(ctx, key, frame(s.version, payload))
 }
 
 // Close releases the client.
 func (s *Store) Close(ctx context.Context) error {
+	if s.client == nil {
+		return nil
+	}
 	return s.client.Close(ctx)
 }

@@ -49,7 +49,9 @@ func (m *memory) open(ctx context.Context, host component.Host, cfg *Config, bou
 			logger.Info("Memory restored", zap.Int("traces", len(r.traces)), zap.Int("runs", len(r.runs)))
 			return nil
 		})
-		ms.checkpoints = statestore.StartCheckpoints(cfg.CheckpointInterval, func() { m.save(context.Background()) })
+		if ms.store.Attached() {
+			ms.checkpoints = statestore.StartCheckpoints(cfg.CheckpointInterval, func() { _ = m.save(context.Background()) })
+		}
 	})
 	return ms.err
 }
@@ -66,7 +68,7 @@ func (m *memory) save(ctx context.Context) error {
 // close ends the checkpoints and saves the memory a last time, when a store was opened.
 func (m *memory) close(ctx context.Context) error {
 	ms := &m.stored
-	if ms.store == nil {
+	if ms.store == nil || !ms.store.Attached() {
 		return nil
 	}
 	ms.checkpoints.Stop()
