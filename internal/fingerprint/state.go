@@ -81,7 +81,9 @@ func (s *Set) Encode(e *statecodec.Encoder) {
 // Set that filled up does.
 func DecodeSet(d *statecodec.Decoder, maxEntries int) (s *Set, full bool) {
 	n := d.Len(8)
-	s = NewSet(maxEntries)
+	// Not NewSet: these fingerprints were hashed by the process that saved them, and the keys may
+	// still be adopted after this (decoding marks no keys in use).
+	s = &Set{max: max(maxEntries, 0)}
 	if n > 0 {
 		s.table = tables.get(tableSize(min(n, s.max)))
 	}

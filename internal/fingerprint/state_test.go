@@ -99,3 +99,15 @@ func FuzzDecodeSet(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodingLeavesKeysAdoptable: decoding saved Sets makes none under this process's keys, so the
+// keys saved beside them can still be adopted after (a restarted collector decodes, then adopts).
+func TestDecodingLeavesKeysAdoptable(t *testing.T) {
+	payload := encodeSet(savedSet())
+	keysInUse.Store(false)
+	defer keysInUse.Store(true)
+	d := statecodec.NewDecoder(payload)
+	if _, _ = DecodeSet(d, 1000); d.Err() != nil || keysInUse.Load() {
+		t.Fatalf("decoding marked the keys in use (err %v)", d.Err())
+	}
+}

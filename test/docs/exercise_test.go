@@ -25,6 +25,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/annotation"
 	"github.com/agentotel/agentotel/internal/leakcheck"
+	"github.com/agentotel/agentotel/internal/statestore/statestoretest"
 	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard"
 	"github.com/agentotel/agentotel/processor/shapeonly"
@@ -83,9 +84,19 @@ func start(t *testing.T, f processor.Factory, cfg component.Config, next consume
 	ctx := context.Background()
 	p, err := f.CreateTraces(ctx, processortest.NewNopSettings(f.Type()), cfg, next)
 	require.NoError(t, err)
-	require.NoError(t, p.Start(ctx, componenttest.NewNopHost()))
+	require.NoError(t, p.Start(ctx, hostFor(cfg)))
 	t.Cleanup(func() { require.NoError(t, p.Shutdown(ctx)) })
 	return p
+}
+
+// hostFor is a host with the storage extension cfg names, if it names one, as the collector config the
+// block is pasted into has it (checkFragment holds it to the shipped configs, which define
+// file_storage); it keeps its values in memory, and test/e2e runs the real one.
+func hostFor(cfg component.Config) component.Host {
+	if c, ok := cfg.(*shapeonly.Config); ok && c.Storage != nil {
+		return statestoretest.Host{*c.Storage: statestoretest.New()}
+	}
+	return componenttest.NewNopHost()
 }
 
 // guardRun runs one batch through a fresh agentguard and returns what it sent on.

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"text/template"
 	"time"
@@ -169,13 +170,19 @@ func (c *Collector) healthy() bool {
 }
 
 // Stop interrupts the collector, as Ctrl-C would, and waits for it to drain and exit.
-func (c *Collector) Stop() {
+func (c *Collector) Stop() { c.stopWith(os.Interrupt) }
+
+// Terminate sends the collector SIGTERM, as a deploy or kubelet does, and waits for it to drain and
+// exit.
+func (c *Collector) Terminate() { c.stopWith(syscall.SIGTERM) }
+
+func (c *Collector) stopWith(sig os.Signal) {
 	select {
 	case <-c.done:
 		return
 	default:
 	}
-	_ = c.cmd.Process.Signal(os.Interrupt)
+	_ = c.cmd.Process.Signal(sig)
 	select {
 	case <-c.done:
 	case <-time.After(15 * time.Second):
@@ -192,6 +199,9 @@ func (c *Collector) Kill() {
 	_ = c.cmd.Process.Kill()
 	<-c.done
 }
+
+// Log is what the collector has logged so far.
+func (c *Collector) Log() string { return c.logs.String() }
 
 // PID is the collector's process id, for reading its resource use.
 func (c *Collector) PID() int { return c.cmd.Process.Pid }
