@@ -219,42 +219,13 @@ func decodeBloom(d *statecodec.Decoder) *bloom {
 	return b
 }
 
-// The step's flags, in the order Encode writes them.
-const (
-	stepFailed = 1 << iota
-	stepChannel
-	stepPause
-	stepWaiting
-	stepBrief
-	stepUnread
-	stepNoCallKey
-	stepHasState
-	stepHasWaitState
-	stepHasPlan
-	stepHasGoal
-	stepResultEmpty
-	stepResultInvalid
-	stepResultFailed
-	stepResultChannel
-	stepResultWaiting
-	stepResultBrief
-	// stepNoStart: Start is the zero time, which UnixNano cannot carry.
-	stepNoStart
-	stepFlags = stepNoStart<<1 - 1
-)
-
 // Encode appends the step, every field of it: a step a ledger holds waiting for its result is saved
 // with its run, and judged after the restart as it would have been before.
 func (s *Step) Encode(e *statecodec.Encoder) {
-	var flags uint64
-	for bit, set := range [...]bool{s.Failed, s.Channel, s.Pause, s.Waiting, s.Brief, s.Unread, s.NoCallKey,
-		s.HasState, s.HasWaitState, s.HasPlan, s.HasGoal, s.Result.Empty, s.Result.Invalid, s.Result.Failed,
-		s.Result.Channel, s.Result.Waiting, s.Result.Brief, s.Start.IsZero()} {
-		if set {
-			flags |= 1 << bit
-		}
-	}
-	e.Uint(flags)
+	// The zero Start is a flag of its own: UnixNano cannot carry it.
+	e.Bools(s.Failed, s.Channel, s.Pause, s.Waiting, s.Brief, s.Unread, s.NoCallKey, s.HasState, s.HasWaitState,
+		s.HasPlan, s.HasGoal, s.Result.Empty, s.Result.Invalid, s.Result.Failed, s.Result.Channel, s.Result.Waiting,
+		s.Result.Brief, s.Start.IsZero())
 	e.String(s.Tool)
 	if !s.Start.IsZero() {
 		e.Int(s.Start.UnixNano())
@@ -278,14 +249,12 @@ func (s *Step) Encode(e *statecodec.Encoder) {
 // DecodeStep reads a step Step.Encode wrote.
 func DecodeStep(d *statecodec.Decoder) Step {
 	var s Step
-	flags := bounded(d, "step flags", stepFlags)
-	for bit, field := range [...]*bool{&s.Failed, &s.Channel, &s.Pause, &s.Waiting, &s.Brief, &s.Unread, &s.NoCallKey,
-		&s.HasState, &s.HasWaitState, &s.HasPlan, &s.HasGoal, &s.Result.Empty, &s.Result.Invalid, &s.Result.Failed,
-		&s.Result.Channel, &s.Result.Waiting, &s.Result.Brief} {
-		*field = flags&(1<<bit) != 0
-	}
+	var noStart bool
+	d.Bools(&s.Failed, &s.Channel, &s.Pause, &s.Waiting, &s.Brief, &s.Unread, &s.NoCallKey, &s.HasState, &s.HasWaitState,
+		&s.HasPlan, &s.HasGoal, &s.Result.Empty, &s.Result.Invalid, &s.Result.Failed, &s.Result.Channel, &s.Result.Waiting,
+		&s.Result.Brief, &noStart)
 	s.Tool = d.String()
-	if flags&stepNoStart == 0 {
+	if !noStart {
 		s.Start = time.Unix(0, d.Int()).UTC()
 	}
 	for _, sum := range [...]*digest.Sum{&s.CallKey, &s.Result.Sum, &s.ErrorKey} {

@@ -189,3 +189,27 @@ func (d *Decoder) take(n int) []byte {
 	d.buf = d.buf[n:]
 	return b
 }
+
+// Bools appends up to 64 flags as one Uint, the first in the lowest bit.
+func (e *Encoder) Bools(flags ...bool) {
+	var bits uint64
+	for i, f := range flags {
+		if f {
+			bits |= 1 << i
+		}
+	}
+	e.Uint(bits)
+}
+
+// Bools reads flags Encoder.Bools wrote into fields, and refuses a bit set past them: a flag this
+// decoder does not know.
+func (d *Decoder) Bools(fields ...*bool) {
+	bits := d.Uint()
+	if len(fields) < 64 && bits>>len(fields) != 0 {
+		d.Fail(fmt.Errorf("flags %#x, past the %d known", bits, len(fields)))
+		bits = 0
+	}
+	for i, f := range fields {
+		*f = bits&(1<<i) != 0
+	}
+}

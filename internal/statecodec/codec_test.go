@@ -31,6 +31,23 @@ func TestFieldsRoundTrip(t *testing.T) {
 	}
 }
 
+// Flags come back in their order, and a flag the decoder does not know is refused.
+func TestBoolsRoundTrip(t *testing.T) {
+	var e Encoder
+	e.Bools(true, false, true)
+	var a, b, c bool
+	d := NewDecoder(e.Data())
+	d.Bools(&a, &b, &c)
+	if err := d.Finish(); err != nil || !a || b || !c {
+		t.Fatalf("decoded %v %v %v, %v", a, b, c, err)
+	}
+	d = NewDecoder(e.Data())
+	d.Bools(&a, &b)
+	if d.Err() == nil {
+		t.Fatal("a third flag was read by a decoder that knows two")
+	}
+}
+
 // Int covers the whole range, its extremes included.
 func TestIntExtremesRoundTrip(t *testing.T) {
 	values := []int64{0, -1, 1, math.MinInt64, math.MaxInt64}
