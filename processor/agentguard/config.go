@@ -9,6 +9,8 @@ import (
 	"slices"
 	"time"
 
+	"go.opentelemetry.io/collector/component"
+
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/confighint"
 	"github.com/agentotel/agentotel/internal/digest"
@@ -51,6 +53,13 @@ type Config struct {
 	MaxToolNames int `mapstructure:"max_tool_names"`
 	// Conventions declares the attribute names of SDKs agentotel does not ship.
 	Conventions []agentspan.Declared `mapstructure:"conventions"`
+	// Storage names a storage extension (contrib's file_storage) that keeps the runs across restarts:
+	// loaded at start, saved every CheckpointInterval and at shutdown. Without it a restart starts
+	// every run afresh.
+	Storage *component.ID `mapstructure:"storage"`
+	// CheckpointInterval is how often the runs are saved while the collector runs: a crash loses
+	// what changed since the last checkpoint.
+	CheckpointInterval time.Duration `mapstructure:"checkpoint_interval"`
 
 	// prevent unkeyed literal initialization
 	_ struct{}
@@ -80,15 +89,16 @@ const (
 
 func createDefaultConfig() *Config {
 	return &Config{
-		NoProgressLimit:   4,
-		LoopWindow:        8,
-		VolatileFields:    slices.Clone(digest.DefaultVolatileFields),
-		Tools:             map[string]ToolConfig{},
-		MaxRuns:           50_000,
-		RunIdleTimeout:    10 * time.Minute,
-		UndeclaredMaxWait: 30 * time.Minute,
-		MaxAgentNames:     200,
-		MaxToolNames:      200,
+		NoProgressLimit:    4,
+		LoopWindow:         8,
+		VolatileFields:     slices.Clone(digest.DefaultVolatileFields),
+		Tools:              map[string]ToolConfig{},
+		MaxRuns:            50_000,
+		RunIdleTimeout:     10 * time.Minute,
+		UndeclaredMaxWait:  30 * time.Minute,
+		MaxAgentNames:      200,
+		MaxToolNames:       200,
+		CheckpointInterval: time.Minute,
 	}
 }
 
@@ -112,6 +122,7 @@ func (c *Config) Validate() error {
 	check(c.RunIdleTimeout > 0, "run_idle_timeout: %s: must be a positive duration, e.g. 10m", c.RunIdleTimeout)
 	check(c.MaxAgentNames >= 1 && c.MaxAgentNames <= 10_000, "max_agent_names: %d: must be between 1 and 10000", c.MaxAgentNames)
 	check(c.MaxToolNames >= 1 && c.MaxToolNames <= 10_000, "max_tool_names: %d: must be between 1 and 10000", c.MaxToolNames)
+	check(c.Storage == nil || c.CheckpointInterval > 0, "checkpoint_interval: %s: must be a positive duration when storage is set, e.g. 1m", c.CheckpointInterval)
 	if err := agentspan.ValidateDeclared(c.Conventions); err != nil {
 		errs = append(errs, err)
 	}

@@ -46,6 +46,16 @@ func TestSeedManifest(t *testing.T) {
 	assert.Equal(t, "sha", cfg.Tools["edit_file"].StateField)
 }
 
+// storage: names the extension as an exporter's sending_queue::storage does; without it nothing is
+// kept across restarts.
+func TestStorageConfig(t *testing.T) {
+	cfg := loadConfig(t, "storage")
+	require.NoError(t, confmap.Validate(cfg))
+	assert.Equal(t, component.MustNewIDWithName("file_storage", "agentguard"), *cfg.Storage)
+	assert.Equal(t, 30*time.Second, cfg.CheckpointInterval)
+	assert.Nil(t, loadConfig(t, "").Storage, "off by default")
+}
+
 func TestInvalidConfigNamesEveryField(t *testing.T) {
 	err := confmap.Validate(loadConfig(t, "invalid"))
 	require.Error(t, err)
@@ -56,6 +66,7 @@ func TestInvalidConfigNamesEveryField(t *testing.T) {
 		"tools::poll_forever::max_wait",
 		`tools::edit_file::kind: "writes": must be read, write or wait`,
 		"tools::search::state_field",
+		"checkpoint_interval: 0s: must be a positive duration when storage is set, e.g. 1m",
 	} {
 		assert.Contains(t, err.Error(), want)
 	}

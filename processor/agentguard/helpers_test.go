@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -55,6 +56,15 @@ func newHarness(t *testing.T, cfg *Config) *harness { return newPipelines(t, cfg
 // or no traces.
 func newPipelines(t *testing.T, cfg *Config, traces, logs bool) *harness {
 	t.Helper()
+	h := startPipelines(t, cfg, componenttest.NewNopHost(), traces, logs)
+	t.Cleanup(h.shutdown)
+	return h
+}
+
+// startPipelines is newPipelines on host, shut down by the caller (shutdown): a test of restarts shuts
+// one down and starts another on the same storage.
+func startPipelines(t *testing.T, cfg *Config, host component.Host, traces, logs bool) *harness {
+	t.Helper()
 	require.NoError(t, cfg.Validate())
 	h := &harness{t: t, f: newFactory(), cfg: cfg, tel: componenttest.NewTelemetry(), sink: new(consumertest.TracesSink), logSink: new(consumertest.LogsSink)}
 	t.Cleanup(func() { require.NoError(t, h.tel.Shutdown(context.Background())) })
@@ -63,16 +73,24 @@ func newPipelines(t *testing.T, cfg *Config, traces, logs bool) *harness {
 	if traces {
 		h.proc, err = pf.CreateTraces(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.sink)
 		require.NoError(t, err)
-		require.NoError(t, h.proc.Start(context.Background(), componenttest.NewNopHost()))
-		t.Cleanup(func() { require.NoError(t, h.proc.Shutdown(context.Background())) })
+		require.NoError(t, h.proc.Start(context.Background(), host))
 	}
 	if logs {
 		h.logs, err = pf.CreateLogs(context.Background(), metadatatest.NewSettings(h.tel), cfg, h.logSink)
 		require.NoError(t, err)
-		require.NoError(t, h.logs.Start(context.Background(), componenttest.NewNopHost()))
-		t.Cleanup(func() { require.NoError(t, h.logs.Shutdown(context.Background())) })
+		require.NoError(t, h.logs.Start(context.Background(), host))
 	}
 	return h
+}
+
+// shutdown shuts the pipelines down, as the collector does when it stops.
+func (h *harness) shutdown() {
+	if h.proc != nil {
+		require.NoError(h.t, h.proc.Shutdown(context.Background()))
+	}
+	if h.logs != nil {
+		require.NoError(h.t, h.logs.Shutdown(context.Background()))
+	}
 }
 
 func (h *harness) run(td ptrace.Traces) ptrace.Traces {

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/processor"
+	"go.uber.org/zap"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/digest"
@@ -40,10 +41,15 @@ type guard struct {
 	now        func() time.Time
 	stop       chan struct{}
 	done       sync.WaitGroup
-	// started: the traces and logs pipelines share the guard, and each starts it. traces, logs: a
-	// traces, a logs pipeline is one of them.
+	// started: the traces and logs pipelines share the guard, and each starts it; startErr is what the
+	// first start found. traces, logs: a traces, a logs pipeline is one of them.
 	started      sync.Once
+	startErr     error
 	traces, logs atomic.Bool
+	// id names the processor's state in storage; persist keeps it there (storage.go).
+	id      component.ID
+	logger  *zap.Logger
+	persist persistence
 }
 
 func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
@@ -62,6 +68,8 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 		buffers:    sync.Pool{New: func() any { return new(buffers) }},
 		now:        time.Now,
 		stop:       make(chan struct{}),
+		id:         set.ID,
+		logger:     set.Logger,
 	}
 	names := make([]string, 0, len(cfg.Tools))
 	for name := range cfg.Tools {
@@ -74,11 +82,16 @@ func newGuard(set processor.Settings, cfg *Config) (*guard, error) {
 	return g, err
 }
 
-// start expires idle runs on a timer, so a run that never sends its root span is counted as finished
-// (abandoned) even when no more traffic arrives.
-func (g *guard) start(context.Context, component.Host) error {
-	g.started.Do(g.expireIdle)
-	return nil
+// start loads the runs saved in storage, when storage: names it, and expires idle runs on a timer, so
+// a run that never sends its root span is counted as finished (abandoned) even when no more traffic
+// arrives. The pipelines share the guard: the first start does this, for both.
+func (g *guard) start(ctx context.Context, host component.Host) error {
+	g.started.Do(func() {
+		if g.startErr = g.openStorage(ctx, host); g.startErr == nil {
+			g.expireIdle()
+		}
+	})
+	return g.startErr
 }
 
 func (g *guard) expireIdle() {
@@ -100,15 +113,18 @@ func (g *guard) expireIdle() {
 	}()
 }
 
-func (g *guard) shutdown(context.Context) error {
+// shutdown stops the timer and, with storage, the checkpoints, and saves the runs a last time: it runs
+// at the last pipeline's shutdown, when no batch is left.
+func (g *guard) shutdown(ctx context.Context) error {
 	select {
 	case <-g.stop:
 	default:
 		close(g.stop)
 	}
 	g.done.Wait()
+	err := g.closeStorage(ctx)
 	g.telemetry.Shutdown()
-	return nil
+	return err
 }
 
 // policyOf turns the tool manifest in the config into the state machine's policies.

@@ -10,6 +10,7 @@ import (
 	"github.com/agentotel/agentotel/internal/ledger"
 	"github.com/agentotel/agentotel/internal/progress"
 	"github.com/agentotel/agentotel/internal/recent"
+	"github.com/agentotel/agentotel/internal/statecodec"
 )
 
 // runTable owns the run state and the lock that guards it: every use of the state goes through its
@@ -31,6 +32,28 @@ func (t *runTable) update(fn func(r *runs)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	fn(t.state)
+}
+
+// encode returns the run state, encoded under the lock: the only part of a checkpoint that holds it,
+// so a batch waits for the encoding and never for the write.
+func (t *runTable) encode() []byte {
+	var e statecodec.Encoder
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.state.encode(&e)
+	return e.Data()
+}
+
+// restore replaces the run state with the one payload holds (decodeRuns), and leaves it as it was
+// when payload cannot be read.
+func (t *runTable) restore(payload []byte, cfg *Config) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r, err := decodeRuns(payload, cfg, t.state.policy)
+	if err == nil {
+		t.state = r
+	}
+	return err
 }
 
 // active expires idle runs and returns how many are held.

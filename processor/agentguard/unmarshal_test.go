@@ -15,7 +15,7 @@ import (
 func TestUnmarshalDecodesAsBefore(t *testing.T) {
 	// plainConfig is Config without Unmarshal: what the collector decoded into before it.
 	type plainConfig Config
-	confighinttest.DecodesAsBefore(t, NewFactory(), filepath.Join("testdata", "config.yaml"), 3,
+	confighinttest.DecodesAsBefore(t, NewFactory(), filepath.Join("testdata", "config.yaml"), 4,
 		func() *plainConfig { return (*plainConfig)(createDefaultConfig()) },
 		func(c *plainConfig) any { return (*Config)(c) })
 }
@@ -31,7 +31,7 @@ func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
 	assert.Equal(t, []string{
 		"max_wait: unknown key here; did you mean tools::<name>::max_wait? Valid keys here: no_progress_limit, loop_window, " +
 			"volatile_fields, run_attributes, plan_attribute, goal_attribute, goal_target, tools, run_budget, undeclared_max_wait, max_runs, " +
-			"run_idle_timeout, max_agent_names, max_tool_names, conventions",
+			"run_idle_timeout, max_agent_names, max_tool_names, conventions, storage, checkpoint_interval",
 		"no_progres_limit: unknown key; did you mean no_progress_limit?",
 		"tools::edit_file::retries: unknown key; valid keys here: kind, state_field, progress_field, waiting_values, " +
 			"terminal_values, max_wait, min_interval",
