@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/annotation"
+	"github.com/agentotel/agentotel/internal/statestore/statestoretest"
 	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
@@ -176,4 +177,51 @@ func floodBatches(runs, steps, first int) []ptrace.Traces {
 		}
 	}
 	return []ptrace.Traces{td}
+}
+
+// checkpointRuns is a guard on in-memory storage holding 10,000 runs of 20 steps each: a full run
+// table at a size a collector holds, for the cost of saving and loading it.
+func checkpointRuns(b *testing.B) *guard {
+	const runs, steps, chunk = 10_000, 20, 100
+	cfg := storageConfig()
+	cfg.MaxRuns = runs
+	g := newBenchGuard(b, cfg)
+	require.NoError(b, g.start(context.Background(), hostOf(statestoretest.New())))
+	b.Cleanup(func() { require.NoError(b, g.shutdown(context.Background())) })
+	for i := 0; i < runs; i += chunk {
+		for _, td := range floodBatches(chunk, steps, i) {
+			_, _ = g.processTraces(context.Background(), td)
+		}
+	}
+	require.Equal(b, runs, g.runs.active(time.Now()))
+	return g
+}
+
+// BenchmarkCheckpoint is one checkpoint of a full run table: the encoding, under the run table's lock
+// (reported apart as ns-locked/op: what a batch may wait), and the write to the storage client (here
+// in memory; file_storage adds its bbolt write). state-B is the size of the value written.
+func BenchmarkCheckpoint(b *testing.B) {
+	g := checkpointRuns(b)
+	var locked time.Duration
+	var size int
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		payload := g.runs.encode()
+		locked += time.Since(start)
+		size = len(payload)
+		require.NoError(b, g.persist.store.Save(context.Background(), payload))
+	}
+	b.ReportMetric(float64(locked.Nanoseconds())/float64(b.N), "ns-locked/op")
+	b.ReportMetric(float64(size), "state-B")
+}
+
+// BenchmarkRestore is the load of the same run table at start: decoding it and putting every run back.
+func BenchmarkRestore(b *testing.B) {
+	g := checkpointRuns(b)
+	payload := g.runs.encode()
+	b.ReportAllocs()
+	for b.Loop() {
+		require.NoError(b, g.runs.restore(payload, g.cfg))
+	}
 }

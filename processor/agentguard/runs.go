@@ -20,6 +20,8 @@ import (
 type runTable struct {
 	mu    sync.Mutex
 	state *runs
+	// encoded is the size of the last encoding: the next one is made room for at once.
+	encoded int
 }
 
 func newRunTable(cfg *Config, policy *progress.Config) *runTable {
@@ -40,7 +42,9 @@ func (t *runTable) encode() []byte {
 	var e statecodec.Encoder
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	e.Grow(t.encoded + t.encoded/8)
 	t.state.encode(&e)
+	t.encoded = len(e.Data())
 	return e.Data()
 }
 
