@@ -93,10 +93,17 @@ func start(t *testing.T, f processor.Factory, cfg component.Config, next consume
 // block is pasted into has it (checkFragment holds it to the shipped configs, which define
 // file_storage); it keeps its values in memory, and test/e2e runs the real one.
 func hostFor(cfg component.Config) component.Host {
-	if c, ok := cfg.(*shapeonly.Config); ok && c.Storage != nil {
-		return statestoretest.Host{*c.Storage: statestoretest.New()}
+	var storage *component.ID
+	switch c := cfg.(type) {
+	case *agentguard.Config:
+		storage = c.Storage
+	case *shapeonly.Config:
+		storage = c.Storage
 	}
-	return componenttest.NewNopHost()
+	if storage == nil {
+		return componenttest.NewNopHost()
+	}
+	return statestoretest.Host{*storage: statestoretest.New()}
 }
 
 // guardRun runs one batch through a fresh agentguard and returns what it sent on.
