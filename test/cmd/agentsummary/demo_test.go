@@ -15,7 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap/confmaptest"
 	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumertest"
@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentgen"
 	"github.com/agentotel/agentotel/internal/repo"
+	"github.com/agentotel/agentotel/internal/statestore/statestoretest"
 	"github.com/agentotel/agentotel/internal/walk"
 	"github.com/agentotel/agentotel/processor/agentguard"
 	"github.com/agentotel/agentotel/processor/shapeonly"
@@ -89,7 +90,9 @@ func startProcessor(t *testing.T, factory processor.Factory, next consumer.Trace
 	require.NoError(t, sub.Unmarshal(cfg))
 	p, err := factory.CreateTraces(context.Background(), processortest.NewNopSettings(factory.Type()), cfg, next)
 	require.NoError(t, err)
-	require.NoError(t, p.Start(context.Background(), componenttest.NewNopHost()))
+	// The host has the file_storage extension the config's processors keep their state on, in memory.
+	host := statestoretest.Host{component.MustNewID("file_storage"): statestoretest.New()}
+	require.NoError(t, p.Start(context.Background(), host))
 	t.Cleanup(func() { require.NoError(t, p.Shutdown(context.Background())) })
 	return p
 }
