@@ -93,35 +93,40 @@ func marshal(t *testing.T, td ptrace.Traces) string {
 
 // The case: a docs run with two barren steps before a restart and three after is stuck where
 // it is without the restart. Every span of both batches leaves annotated exactly as from a processor
-// that never stopped; without storage, the restart forgets the count and the run is never stuck.
+// that never stopped, and the run ends the same; without storage, the restart forgets the count and
+// the run is never stuck. With a logs pipeline beside the traces one, the two share the runs: the first
+// to start loads them, the last to stop saves them.
 func TestRestartKeepsTheRuns(t *testing.T) {
 	run := generate(t, "docs", 1)
-	batches := func() (ptrace.Traces, ptrace.Traces) { return splitAfterSteps(run.Traces, 2) }
+	trace := run.Traces.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).TraceID().String()
+	for _, logs := range []bool{false, true} {
+		t.Run(fmt.Sprint("logs pipeline ", logs), func(t *testing.T) {
+			steady := startPipelines(t, storageConfig(), hostOf(statestoretest.New()), true, logs)
+			before, after := splitAfterSteps(run.Traces, 2)
+			want := []string{marshal(t, steady.run(before)), marshal(t, steady.run(after))}
+			wantEnd := ending(t, steady.tel)
+			steady.shutdown()
+			require.Equal(t, map[string][]string{trace: {"no_progress"}}, stuckEvents(steady.sink.AllTraces()[1]),
+				"the uninterrupted run is stuck after the cut")
 
-	steady := startPipelines(t, storageConfig(), hostOf(statestoretest.New()), true, false)
-	before, after := batches()
-	want := []string{marshal(t, steady.run(before)), marshal(t, steady.run(after))}
-	wantEnd := ending(t, steady.tel)
-	steady.shutdown()
-	require.Equal(t, map[string][]string{run.Traces.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).TraceID().String(): {"no_progress"}},
-		stuckEvents(steady.sink.AllTraces()[1]), "the uninterrupted run is stuck after the cut")
-
-	for _, cfg := range []*Config{storageConfig(), seedConfig()} {
-		ext := statestoretest.New()
-		before, after := batches()
-		first := startPipelines(t, cfg, hostOf(ext), true, false)
-		got := []string{marshal(t, first.run(before))}
-		first.shutdown()
-		second := startPipelines(t, cfg, hostOf(ext), true, false)
-		got = append(got, marshal(t, second.run(after)))
-		gotEnd := ending(t, second.tel)
-		second.shutdown()
-		if cfg.Storage != nil {
-			assert.Equal(t, want, got, "with storage, the restart changes nothing")
-			assert.Equal(t, wantEnd, gotEnd, "nor how the run ended, and how long it took")
-		} else {
-			assert.Empty(t, stuckEvents(second.sink.AllTraces()[0]), "without storage, the restart starts the count again")
-		}
+			for _, cfg := range []*Config{storageConfig(), seedConfig()} {
+				ext := statestoretest.New()
+				before, after := splitAfterSteps(run.Traces, 2)
+				first := startPipelines(t, cfg, hostOf(ext), true, logs)
+				got := []string{marshal(t, first.run(before))}
+				first.shutdown()
+				second := startPipelines(t, cfg, hostOf(ext), true, logs)
+				got = append(got, marshal(t, second.run(after)))
+				gotEnd := ending(t, second.tel)
+				second.shutdown()
+				if cfg.Storage != nil {
+					assert.Equal(t, want, got, "with storage, the restart changes nothing")
+					assert.Equal(t, wantEnd, gotEnd, "nor how the run ended, and how long it took")
+				} else {
+					assert.Empty(t, stuckEvents(second.sink.AllTraces()[0]), "without storage, the restart starts the count again")
+				}
+			}
+		})
 	}
 }
 
