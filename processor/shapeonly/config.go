@@ -157,7 +157,7 @@ func (c *Config) Validate() error {
 	check(c.MaxFingerprintsPerTrace > 0 && c.MaxFingerprintsPerTrace <= c.MaxFingerprints,
 		"max_fingerprints_per_trace: %d: must be between 1 and max_fingerprints (%d)", c.MaxFingerprintsPerTrace, c.MaxFingerprints)
 	check(c.MaxForgotten > 0 && c.MaxForgotten <= maxForgottenLimit, "max_forgotten: %d: must be between 1 and %d", c.MaxForgotten, maxForgottenLimit)
-	check(c.CheckpointInterval > 0, "checkpoint_interval: %s: must be a positive duration, e.g. 1m", c.CheckpointInterval)
+	check(c.Storage == nil || c.CheckpointInterval > 0, "checkpoint_interval: %s: must be a positive duration when storage is set, e.g. 1m", c.CheckpointInterval)
 	return confighint.JoinByPath(errs...)
 }
 
