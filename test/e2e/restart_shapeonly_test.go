@@ -105,18 +105,7 @@ func shapeonlyStateFile(dir string) string { return filepath.Join(dir, "processo
 // past its end at open, a SIGBUS in file_storage before any component is asked (the exporters' queues
 // too); the README's "Across restarts" says so.
 func TestDamagedShapeonlyStateStartsFresh(t *testing.T) {
-	damage := map[string]func(t *testing.T, file string){
-		"value truncated": func(t *testing.T, file string) {
-			editValue(t, file, func(v []byte) []byte { return v[:len(v)/2] })
-		},
-		"value garbage": func(t *testing.T, file string) {
-			editValue(t, file, func([]byte) []byte { return []byte("garbage, not a saved state") })
-		},
-		"file garbage": func(t *testing.T, file string) {
-			require.NoError(t, os.WriteFile(file, []byte(strings.Repeat("garbage ", 4096)), 0o600))
-		},
-	}
-	for name, damageIt := range damage {
+	for name, damageIt := range damages {
 		t.Run(name, func(t *testing.T) {
 			under := storedShapeonly(t)
 			before := collectortest.Start(t, shapeonlyConfig, nil, under)
@@ -130,6 +119,20 @@ func TestDamagedShapeonlyStateStartsFresh(t *testing.T) {
 			assertWithheld(t, answerCall(t, after, 1))
 		})
 	}
+}
+
+// damages are what a state file may suffer between a shutdown and the next start, each done to a
+// stopped collector's file.
+var damages = map[string]func(t *testing.T, file string){
+	"value truncated": func(t *testing.T, file string) {
+		editValue(t, file, func(v []byte) []byte { return v[:len(v)/2] })
+	},
+	"value garbage": func(t *testing.T, file string) {
+		editValue(t, file, func([]byte) []byte { return []byte("garbage, not a saved state") })
+	},
+	"file garbage": func(t *testing.T, file string) {
+		require.NoError(t, os.WriteFile(file, []byte(strings.Repeat("garbage ", 4096)), 0o600))
+	},
 }
 
 // editValue replaces the saved state value in a stopped collector's state file.

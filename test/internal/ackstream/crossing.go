@@ -29,7 +29,7 @@ func NewCrossing(split, filler int, seed uint64) *Crossing {
 	runs := agentgen.Mix(split+filler, agentgen.Options{Seed: seed})
 	halves := make([][2][]ptrace.Traces, split)
 	for i, r := range runs[:split] {
-		steps := spanRequests(r.Traces)
+		steps := SpanRequests(r.Traces)
 		halves[i] = [2][]ptrace.Traces{steps[:len(steps)/2], steps[len(steps)/2:]}
 	}
 	c := &Crossing{Stream: &Stream{answered: NewProgress()}}
@@ -57,8 +57,8 @@ func NewCrossing(split, filler int, seed uint64) *Crossing {
 	return c
 }
 
-// spanRequests splits td into one batch a span, with its resource and scope, in the order the spans end.
-func spanRequests(td ptrace.Traces) []ptrace.Traces {
+// SpanRequests splits td into one batch a span, with its resource and scope, in the order the spans end.
+func SpanRequests(td ptrace.Traces) []ptrace.Traces {
 	type ended struct {
 		where walk.Where
 		span  ptrace.Span
