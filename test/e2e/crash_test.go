@@ -49,3 +49,45 @@ func shippedToSink(t *testing.T, edit func(cfg map[string]any)) string {
 		}
 	})
 }
+
+// TestKillKeepsVerdictsUpToTheLastCheckpoint is test c's second half: the processors' state on
+// file_storage, checkpointed every 200 ms, and a SIGKILL in the middle of a stream whose split runs
+// cross it (their first halves, whole runs for 1.5 s, then their second halves: ackstream.Crossing).
+// The kill comes a second after the last first half was answered, so a checkpoint holds every split
+// run's first half; every span the sink got then carries what an uninterrupted collector given the same
+// acknowledged requests writes on it. Without storage, the split runs' second halves are judged afresh
+// and spans differ: the count is the measure of what the state saves.
+func TestKillKeepsVerdictsUpToTheLastCheckpoint(t *testing.T) {
+	differing := map[bool]int{}
+	for _, storage := range []bool{true, false} {
+		tpl := shippedToSink(t, func(cfg map[string]any) {
+			for _, p := range []string{"agentguard", "shapeonly"} {
+				proc := cfg["processors"].(map[string]any)[p].(map[string]any)
+				require.Equal(t, "file_storage", proc["storage"], "deploy/otelcol-agent.yaml keeps %s's state on file_storage", p)
+				proc["checkpoint_interval"] = "200ms"
+				if !storage {
+					delete(proc, "storage")
+				}
+			}
+		})
+		stream := ackstream.NewCrossing(40, 150, 6)
+		got := ackstream.Crash{Interval: 10 * time.Millisecond, KillAt: stream.FirstHalves + 100, Outage: 10, Stream: stream.Stream}.Run(t, tpl)
+		require.Zero(t, got.LostAcked, "acknowledged spans lost")
+
+		sink := collectortest.Start(t, collectortest.FileSink, nil)
+		vars := map[string]string{"Listen": collectortest.FreeAddr(t), "Sink": sink.GRPC}
+		uninterrupted := collectortest.Start(t, tpl, vars)
+		ackstream.Replay(t, vars["Listen"], stream.Acknowledged())
+		ackstream.Settle(t, uninterrupted, sink)
+
+		want, seen := ackstream.Verdicts(t, sink.Output), ackstream.Verdicts(t, got.Sink)
+		for id, verdict := range seen {
+			if want[id] != verdict {
+				differing[storage]++
+			}
+		}
+		t.Logf("storage %v: %d of %d spans carry another verdict than without the kill", storage, differing[storage], len(seen))
+	}
+	assert.Zero(t, differing[true], "with storage, spans judged otherwise than without the kill")
+	assert.Positive(t, differing[false], "without storage the kill must change verdicts, or the test shows nothing")
+}
