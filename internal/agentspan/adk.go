@@ -36,6 +36,7 @@ var googleADK = Convention{
 	AgentName:    []string{"gen_ai.agent.name"},
 	RunID:        []string{"gen_ai.conversation.id", "gcp.vertex.agent.session_id"},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	Usage:        genAI.Usage,
 	Transcripts: []Transcript{
 		{Key: "gcp.vertex.agent.llm_request"},
 		{Key: "gcp.vertex.agent.llm_response", Output: true},

@@ -33,6 +33,9 @@ var anthropicSDK = Convention{
 	RunID:        []string{"gen_ai.conversation.id", "anthropic.session.id"},
 	Transcripts:  genAI.Transcripts,
 	FinishReason: []string{"gen_ai.response.finish_reasons", "anthropic.message.stop_reason"},
+	// GenAI's usage keys (testdata/sdk/anthropic-sdk-otel/traces.json), read by GenAI's rule: the SDK
+	// writes GenAI's attributes, whose input_tokens counts the cache too.
+	Usage: genAI.Usage,
 	Structural: []string{
 		"anthropic.request.id", "anthropic.beta", "anthropic.toolset.name", "anthropic.session.thread.id",
 		"anthropic.request.service_tier", "anthropic.response.service_tier", "anthropic.thinking.type",

@@ -54,7 +54,14 @@ var claudeCode = Convention{
 	ToolEvents:   []ToolEvent{{Name: "tool.output", Result: "output"}},
 	RunID:        []string{"prompt.id"},
 	FinishReason: []string{"stop_reason", "gen_ai.response.finish_reasons"},
-	BodyLabel:    true,
+	// An llm_request span carries the Messages API's usage as it comes: input_tokens leaves out the
+	// cache_read_tokens and cache_creation_tokens beside it (testdata/formats/cli/claude-code).
+	Usage: &Usage{
+		Input: []string{"input_tokens"}, Output: []string{"output_tokens"},
+		CacheRead: []string{"cache_read_tokens"}, CacheWrite: []string{"cache_creation_tokens"},
+		InputExcludesCache: true,
+	},
+	BodyLabel: true,
 	Structural: []string{
 		"tool_name", "span.type", "prompt.id", "session.id", "user.id", "user.email", "user.account_uuid", "user.account_id",
 		"organization.id", "terminal.type", "event.name", "event.timestamp", "event.sequence", "message.uuid",

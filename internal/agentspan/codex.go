@@ -43,6 +43,9 @@ var codex = Convention{
 	Unwrap:       codexOutput,
 	Truncated:    func(raw []byte) bool { return bytes.HasSuffix(bytes.TrimSpace(raw), []byte(codexTruncationMarker)) },
 	RunKey:       []string{"conversation.id"},
+	// A codex.api_request record carries no usage: Codex writes it on the response's codex.sse_event
+	// records, which are no model call here, and sums a turn on its session_task.turn span. Its model
+	// calls count no tokens.
 	Structural: []string{
 		"tool_name", "event.name", "event.timestamp", "event.kind", "conversation.id", "app.version", "auth_mode", "originator",
 		"user.account_id", "user.email", "terminal.type", "model", "slug", "duration_ms", "success", "mcp_server",

@@ -66,6 +66,9 @@ type Convention struct {
 	// strings, or a string array); FlatFinish are flattened ones, "<prefix><i>.<suffix>".
 	FinishReason []string
 	FlatFinish   []FlatKey
+	// Usage says where a model call's token counts are (usage.go); nil when the convention writes none
+	// agentotel reads.
+	Usage *Usage
 
 	// Structural are attributes that describe a call rather than carry its data: names, ids,
 	// operation, model, token counts, status, correlation ids. Shaping leaves them as they are.

@@ -58,7 +58,10 @@ var geminiCLI = Convention{
 		{Key: "gen_ai.output.messages", Output: true},
 	},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
-	BodyLabel:    true,
+	// llm_call spans carry GenAI's counts; Gemini's promptTokenCount, which they take, includes the
+	// cachedContentTokenCount the api_response record breaks out.
+	Usage:     genAI.Usage,
+	BodyLabel: true,
 	Structural: []string{
 		"function_name", "gen_ai.operation.name", "gen_ai.agent.description", "gen_ai.tool.description", "gen_ai.prompt.name",
 		"gen_ai.conversation.id", "gen_ai.request.model", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",

@@ -39,6 +39,7 @@ var genAI = Convention{
 		{Key: "gen_ai.output.messages", Output: true},
 	},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	Usage:        &genAIUsage,
 	Structural: []string{
 		"gen_ai.operation.name", "gen_ai.agent.id", "gen_ai.agent.description", "gen_ai.tool.type",
 		"gen_ai.tool.description", "gen_ai.provider.name", "gen_ai.system", "gen_ai.request.model",
@@ -53,6 +54,20 @@ var genAI = Convention{
 		"gen_ai.choice":            "assistant",
 	},
 	ChoiceEvents: []string{"gen_ai.choice"},
+}
+
+// genAIUsage is GenAI's usage keys (semantic-conventions, model/gen-ai/registry.yaml): input_tokens
+// counts every input token, those read from and written to the cache included, which
+// cache_read.input_tokens and cache_creation.input_tokens break out. The ai@7 and Mastra captures write
+// all four (testdata/sdk/ai-v7-otel/traces.json, testdata/sdk/mastra-otel/traces.json); Codex's
+// response spans show the inclusion (testdata/formats/cli/codex/codex-docs-search.traces.json: input
+// 10716, of which 10368 cached). prompt_tokens and completion_tokens are the names before 1.27, which
+// Strands and OpenLLMetry still write beside or instead of the new ones.
+var genAIUsage = Usage{
+	Input:      []string{"gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"},
+	Output:     []string{"gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"},
+	CacheRead:  []string{"gen_ai.usage.cache_read.input_tokens"},
+	CacheWrite: []string{"gen_ai.usage.cache_creation.input_tokens"},
 }
 
 // NamesNoTool reports whether a tool call's span name says nothing of its tool: empty, or only the

@@ -43,6 +43,13 @@ var genkit = Convention{
 		{Key: "genkit:input", MayBeText: true},
 		{Key: "genkit:output", Output: true, MayBeText: true},
 	},
+	// A model action's output is its GenerateResponse, whose usage holds the call's counts
+	// (testdata/sdk/genkit/traces.json: {"inputTokens","outputTokens"}); cachedContentTokens is part of
+	// inputTokens, as Gemini's promptTokenCount holds its cachedContentTokenCount.
+	Usage: &Usage{
+		In: "genkit:output", Input: []string{"usage.inputTokens"}, Output: []string{"usage.outputTokens"},
+		CacheRead: []string{"usage.cachedContentTokens"},
+	},
 	Structural: []string{
 		"genkit:type", "genkit:name", "genkit:key", "genkit:path", "genkit:state", "genkit:isRoot",
 		"genkit:metadata:subtype", "genkit:isFailureSource", "genkit:lastKnownParentSpanId",

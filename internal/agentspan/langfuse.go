@@ -33,6 +33,15 @@ var langfuse = Convention{
 		{Key: "langfuse.observation.input", MayBeText: true},
 		{Key: "langfuse.observation.output", Output: true, MayBeText: true},
 	},
+	// A generation's usage is a JSON object of Langfuse's usage types (testdata/sdk/langfuse-js/traces.json:
+	// {"input","output","total"}), which Langfuse prices one by one: "input" is the input the cache did not
+	// serve, and the cache reads are a type of their own.
+	Usage: &Usage{
+		In: "langfuse.observation.usage_details", Input: []string{"input"}, Output: []string{"output"},
+		CacheRead:          []string{"input_cached_tokens", "cache_read_input_tokens"},
+		CacheWrite:         []string{"cache_creation_input_tokens"},
+		InputExcludesCache: true,
+	},
 	Structural: []string{
 		"langfuse.observation.type", "langfuse.observation.model.name", "langfuse.observation.model.parameters",
 		"langfuse.observation.usage_details", "langfuse.observation.cost_details", "langfuse.observation.level",

@@ -43,6 +43,9 @@ var langSmith = Convention{
 		{Key: "gen_ai.completion", Output: true, MayBeText: true},
 	},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	// LangChain's usage_metadata, in GenAI's keys: its input_tokens includes the cache reads its
+	// input_token_details breaks out (testdata/sdk/langsmith-otel/traces.json).
+	Usage: genAI.Usage,
 	Structural: []string{
 		"langsmith.span.kind", "langsmith.trace.name", "langsmith.trace.session_name", "langsmith.trace.session_id",
 		"langsmith.traceable", "langsmith.span.tags", "langsmith.metadata.ls_provider", "langsmith.metadata.ls_model_type",

@@ -33,5 +33,6 @@ var logfireAgents = Convention{
 	Arguments:    []string{"input"},
 	Result:       []string{"output"},
 	FinishReason: genAI.FinishReason,
+	Usage:        genAI.Usage,
 	Structural:   []string{"logfire.msg_template", "logfire.span_type", "logfire.json_schema", "agent_trace_id"},
 }

@@ -34,6 +34,7 @@ var mastra = Convention{
 		{Key: "mastra.model_step.output", Output: true, MayBeText: true},
 	},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
+	Usage:        genAI.Usage,
 	Structural: []string{
 		"mastra.span.type", "mastra.workflow_step.status", "mastra.workflow_run.status", "mastra.model_step.step_index",
 		"mastra.metadata.toolCallId", "mastra.metadata.toolName", "gen_ai.operation.name", "gen_ai.tool.type",

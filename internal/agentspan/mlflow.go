@@ -54,6 +54,12 @@ var mlflowTracing = Convention{
 		{Key: "mlflow.spanInputs", MayBeText: true},
 		{Key: "mlflow.spanOutputs", Output: true, MayBeText: true},
 	},
+	// mlflow.chat.tokenUsage is MLflow's TokenUsageKey object (testdata/formats/genai/mlflow.traces.json:
+	// input_tokens, output_tokens, total_tokens), input_tokens the whole prompt.
+	Usage: &Usage{
+		In: "mlflow.chat.tokenUsage", Input: []string{"input_tokens"}, Output: []string{"output_tokens"},
+		CacheRead: []string{"cache_read_input_tokens"},
+	},
 	Structural: []string{
 		"mlflow.spanType", "mlflow.spanFunctionName", "mlflow.traceRequestId", "mlflow.experimentId",
 		"mlflow.message.format", "mlflow.chat.tokenUsage", "mlflow.chat.tools", "mlflow.llm.model",

@@ -43,6 +43,14 @@ var openInference = Convention{
 	AgentFromRootName: true,
 	RunID:             []string{"session.id"},
 	FinishReason:      []string{"llm.finish_reason"},
+	// openinference-semantic-conventions: llm.token_count.prompt is the whole prompt, of which
+	// prompt_details.cache_read and cache_write are parts (testdata/sdk/openai-agents-openinference).
+	Usage: &Usage{
+		Input:      []string{"llm.token_count.prompt"},
+		Output:     []string{"llm.token_count.completion"},
+		CacheRead:  []string{"llm.token_count.prompt_details.cache_read"},
+		CacheWrite: []string{"llm.token_count.prompt_details.cache_write"},
+	},
 	Transcripts: []Transcript{
 		{Key: "input.value", MayBeText: true},
 		{Key: "output.value", Output: true, MayBeText: true},

@@ -52,7 +52,15 @@ var openLLMetry = Convention{
 		{Key: "gen_ai.completion.", Output: true, Flat: &openLLMetryFlat},
 	},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
-	FlatFinish:   []FlatKey{{Prefix: "gen_ai.completion.", Suffix: "finish_reason"}},
+	// Its model spans write GenAI's counts or their older names, and the cache in its own keys
+	// (testdata/formats/providers/openai-legacy-function.openllmetry.traces.json); its Anthropic
+	// instrumentation adds the cache into input_tokens, as OpenAI's prompt_tokens holds it.
+	Usage: &Usage{
+		Input: genAIUsage.Input, Output: genAIUsage.Output,
+		CacheRead:  []string{"gen_ai.usage.cache_read_input_tokens", "gen_ai.usage.cache_read.input_tokens"},
+		CacheWrite: []string{"gen_ai.usage.cache_creation_input_tokens", "gen_ai.usage.cache_creation.input_tokens"},
+	},
+	FlatFinish: []FlatKey{{Prefix: "gen_ai.completion.", Suffix: "finish_reason"}},
 	Structural: []string{
 		"traceloop.span.kind", "traceloop.workflow.name", "traceloop.entity.path", "traceloop.entity.version",
 		"llm.request.type", "llm.usage.total_tokens", "gen_ai.usage.prompt_tokens", "gen_ai.usage.completion_tokens",

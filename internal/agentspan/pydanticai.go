@@ -21,6 +21,9 @@ var pydanticAI = Convention{
 	RunID:        genAI.RunID,
 	Transcripts:  genAI.Transcripts,
 	FinishReason: genAI.FinishReason,
-	Structural:   []string{"gen_ai.agent.call.id", "agent_name", "model_name"},
-	EventRoles:   genAI.EventRoles,
+	// Its chat spans carry the call's usage in GenAI's keys; the agent span's gen_ai.aggregated_usage.*
+	// sums them (testdata/formats/genai/pydantic-ai-v2-default.traces.json), and is not read.
+	Usage:      genAI.Usage,
+	Structural: []string{"gen_ai.agent.call.id", "agent_name", "model_name"},
+	EventRoles: genAI.EventRoles,
 }

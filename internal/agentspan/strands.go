@@ -41,6 +41,15 @@ var strands = Convention{
 	AgentName:    genAI.AgentName,
 	RunID:        genAI.RunID,
 	FinishReason: genAI.FinishReason,
+	// Strands writes Bedrock Converse's usage as it comes: inputTokens, and the cache apart from it in
+	// its own cache_read_input_tokens and cache_write_input_tokens (testdata/formats/genai/
+	// strands-events.traces.json); its invoke_agent span repeats the sum of its chats and is not read.
+	Usage: &Usage{
+		Input: genAIUsage.Input, Output: genAIUsage.Output,
+		CacheRead:          []string{"gen_ai.usage.cache_read_input_tokens"},
+		CacheWrite:         []string{"gen_ai.usage.cache_write_input_tokens"},
+		InputExcludesCache: true,
+	},
 	Structural: []string{
 		"gen_ai.event.start_time", "gen_ai.event.end_time", "gen_ai.tool.status", "gen_ai.agent.tools",
 		"event_loop.cycle_id", "event_loop.parent_cycle_id", "agent_loop.cycle_id", "gen_ai.usage.prompt_tokens",

@@ -42,6 +42,17 @@ var vercelAI = Convention{
 		{Key: "ai.response.text", Output: true, Text: true},
 	},
 	FinishReason: []string{"ai.response.finishReason", "gen_ai.response.finish_reasons"},
+	// A doGenerate or doStream span is one call; the ai.generateText or ai.streamText span over them
+	// repeats their sum (testdata/sdk/ai-v6/traces.json) and is an agent span, not read. ai@6's
+	// inputTokens counts the cache reads and writes its inputTokenDetails break out (noCacheTokens is the
+	// rest; @ai-sdk/provider, language-model-v3-usage.ts); ai@4 wrote promptTokens, ai@5
+	// cachedInputTokens (language-model-v2-usage.ts).
+	Usage: &Usage{
+		Input:      []string{"ai.usage.inputTokens", "ai.usage.promptTokens"},
+		Output:     []string{"ai.usage.outputTokens", "ai.usage.completionTokens"},
+		CacheRead:  []string{"ai.usage.inputTokenDetails.cacheReadTokens", "ai.usage.cachedInputTokens"},
+		CacheWrite: []string{"ai.usage.inputTokenDetails.cacheWriteTokens"},
+	},
 	Structural: []string{
 		"ai.operationId", "operation.name", "resource.name", "ai.model.id", "ai.model.provider", "ai.response.id",
 		"ai.response.model", "ai.response.timestamp", "ai.usage.promptTokens", "ai.usage.completionTokens",
