@@ -31,6 +31,8 @@ type ModelCall struct {
 	Finish Finish
 	// Empty: the reply had no text and no tool call. EmptyKnown: the span showed enough to say.
 	Empty, EmptyKnown bool
+	// Tokens is the call's usage; zero when it carried none.
+	Tokens Tokens
 }
 
 // ModelVerdict is what one model call was.
@@ -39,6 +41,8 @@ type ModelVerdict struct {
 	CutOff       bool // stopped at the output limit
 	Continuation bool // directly follows a cut-off, with no tool call between
 	Empty        bool
+	// State is what the run was doing when it made the call: the state its tokens count in.
+	State State
 }
 
 // modelCalls is the run's account of its model calls and tool outcomes: counters that stop at
@@ -75,7 +79,7 @@ func (m *modelCalls) tool(failed bool) {
 func (r *Run) ObserveModel(c ModelCall) ModelVerdict {
 	m := &r.calls
 	inc(&m.rounds)
-	v := ModelVerdict{Round: int(m.rounds), CutOff: c.Finish == FinishLength, Empty: c.EmptyKnown && c.Empty}
+	v := ModelVerdict{Round: int(m.rounds), CutOff: c.Finish == FinishLength, Empty: c.EmptyKnown && c.Empty, State: r.spend(c.Tokens)}
 	if m.flags&afterCut != 0 {
 		v.Continuation = true
 		inc(&m.continuations)
@@ -130,6 +134,8 @@ type Summary struct {
 	// each further round trip (docs/design.md, section 7); NaN when the run made no model call
 	// agentguard saw.
 	TurnEfficiency float64
+	// Tokens is what the run's model calls cost, by the state the run was in (tokens.go).
+	Tokens Spend
 }
 
 // End decides the run's outcome. The most specific outcome wins: a failed root span, then a run that
@@ -140,7 +146,7 @@ func (r *Run) End(e Ending) Summary {
 	m := &r.calls
 	s := Summary{
 		Rounds: int(m.rounds), CutOffs: int(m.cutOffs), Continuations: int(m.continuations), EmptyReplies: int(m.empties),
-		ToolFailures: int(m.toolFailures), TurnEfficiency: math.NaN(),
+		ToolFailures: int(m.toolFailures), TurnEfficiency: math.NaN(), Tokens: r.tokens,
 	}
 	if m.rounds > 0 {
 		s.TurnEfficiency = max(0, 1-float64(m.rounds-1)*0.2)

@@ -115,7 +115,8 @@
 // A Run keeps 8-byte folds of digests: the last outcome of up to 16 tools
 // (least recently used evicted), a ring of the last 16 call keys and
 // outcomes, up to 32 seen states (oldest evicted) and up to 4 active waits
-// (least recently polled evicted): under 1 KiB. What the run has seen
+// (least recently polled evicted): under 1 KiB, and 80 bytes of token
+// account (tokens.go). What the run has seen
 // (units, items, write arguments) is a set that grows with what the run
 // sees: exact up to 768 fingerprints (4 KiB), then two Bloom filters of
 // 8 KiB that remember the run's latest 6,000 to 12,000; what is forgotten
@@ -287,7 +288,10 @@ type Verdict struct {
 	Waiting    bool   // this step was waiting without a declaration: no signal, not barren
 	Stuck      Reason // non-empty while the run is stuck
 	NewEpisode bool   // the run entered a stuck episode at this step
-	Forgotten  int    // fingerprints of what the run had seen that this step made it forget
+	// EpisodeTokens, on the step that opens an episode, are the tokens the run spent since its latest
+	// progress step: what the streak that led to the episode cost (tokens.go).
+	EpisodeTokens int64
+	Forgotten     int // fingerprints of what the run had seen that this step made it forget
 }
 
 type histEntry struct{ key, out uint64 }
@@ -331,6 +335,10 @@ type Run struct {
 	states   []uint64
 	waits    []waitEntry
 	seen     seenSet
+
+	// What the run's model calls cost (tokens.go). A saved run's state must hold these too.
+	lastStep uint8 // what the latest step was: lastJudged, lastWaiting or lastUnjudged
+	tokens   Spend
 }
 
 // Reasons in order of preference; index 0 is "not stuck".
@@ -432,8 +440,10 @@ func (r *Run) Observe(s Step) Verdict {
 	r.calls.tool(s.Failed)
 	if !r.cfg.Judgeable(s) {
 		v.Unjudged = true
+		r.lastStep = lastUnjudged
 		return v
 	}
+	r.lastStep = lastJudged
 	r.calls.flags |= judged
 	tool := fnv64(s.Tool)
 	key := fold(s.CallKey)
@@ -528,11 +538,13 @@ func (r *Run) Observe(s Step) Verdict {
 		v.WaitExempt = exemptOK
 		v.Waiting = waiting
 		v.Progress = true
+		r.lastStep = lastWaiting
 	case v.Signals != 0:
 		r.news |= 1 << pos
 		v.Progress = true
 		r.barren = 0
 		r.reason = rNone
+		r.tokens.SinceProgress = 0
 	default:
 		r.barren++
 		if reason == rNone && r.barren >= r.limit() {
@@ -544,6 +556,9 @@ func (r *Run) Observe(s Step) Verdict {
 		if reason != rNone {
 			v.NewEpisode = r.reason == rNone
 			r.reason = reason
+		}
+		if v.NewEpisode {
+			v.EpisodeTokens = r.tokens.SinceProgress
 		}
 		v.Stuck = reasons[reason]
 	}
