@@ -3,6 +3,8 @@
 
 package agentspan
 
+import "go.opentelemetry.io/collector/pdata/pcommon"
+
 // mastra is Mastra's own telemetry (@mastra/core with @mastra/otel-exporter): GenAI keys on its spans,
 // and mastra.span.type saying what a span is. A workflow step that runs a tool is named by its step id
 // and carries its input and output in mastra.workflow_step.*; an agent run's step transcripts are in
@@ -34,7 +36,12 @@ var mastra = Convention{
 		{Key: "mastra.model_step.output", Output: true, MayBeText: true},
 	},
 	FinishReason: []string{"gen_ai.response.finish_reasons"},
-	Usage:        genAI.Usage,
+	// A model_generation span is the agent's whole generation, over the model_inference span of each
+	// step (testdata/sdk/mastra-otel/traces.json): only a step is one call.
+	Usage: &Usage{
+		Input: genAIUsage.Input, Output: genAIUsage.Output, CacheRead: genAIUsage.CacheRead, CacheWrite: genAIUsage.CacheWrite,
+		PerCall: func(attrs pcommon.Map) bool { return str(attrs, "mastra.span.type") == "model_inference" },
+	},
 	Structural: []string{
 		"mastra.span.type", "mastra.workflow_step.status", "mastra.workflow_run.status", "mastra.model_step.step_index",
 		"mastra.metadata.toolCallId", "mastra.metadata.toolName", "gen_ai.operation.name", "gen_ai.tool.type",

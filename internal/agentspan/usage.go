@@ -30,6 +30,10 @@ type Usage struct {
 	// prompt_tokens includes prompt_tokens_details.cached_tokens and GenAI's gen_ai.usage.input_tokens
 	// includes gen_ai.usage.cache_read.input_tokens.
 	InputExcludesCache bool
+	// PerCall, when set, picks the model spans that carry one call's usage, for a convention whose
+	// model spans include an aggregate over calls (Mastra's model_generation over its model_inference
+	// steps).
+	PerCall func(attrs pcommon.Map) bool
 }
 
 // Tokens is one model call's usage in agentotel's three directions, which are disjoint so they add up
@@ -49,6 +53,9 @@ func (t Tokens) Total() int64 { return t.Input + t.Output + t.CachedInput }
 // no usage: usage on an agent span sums its model calls, already counted on their own spans.
 func (r *Registry) Tokens(v View, attrs pcommon.Map) Tokens {
 	if v.Role != RoleModel || v.Convention == nil || v.Convention.Usage == nil {
+		return Tokens{}
+	}
+	if u := v.Convention.Usage; u.PerCall != nil && !u.PerCall(attrs) {
 		return Tokens{}
 	}
 	return v.Convention.Usage.read(attrs, r.maxDepth)

@@ -60,6 +60,12 @@ func TestTokensPerConvention(t *testing.T) {
 			"gen_ai.operation.name": "invoke_agent", "gen_ai.aggregated_usage.input_tokens": 300,
 			"gen_ai.usage.input_tokens": 300,
 		}), Tokens{}},
+		{"mastra's model_generation spans its steps", usageSpan("@mastra/otel-exporter", "model_generation", false, map[string]any{
+			"mastra.span.type": "model_generation", "gen_ai.usage.input_tokens": 300, "gen_ai.usage.output_tokens": 45,
+		}), Tokens{}},
+		{"mastra's model_inference is a step's call", usageSpan("@mastra/otel-exporter", "chat scripted-model", false, map[string]any{
+			"mastra.span.type": "model_inference", "gen_ai.usage.input_tokens": 100, "gen_ai.usage.output_tokens": 15,
+		}), Tokens{Input: 100, Output: 15, Known: true}},
 		{"openinference", usageSpan("x", "ChatCompletion", false, map[string]any{
 			"openinference.span.kind": "LLM", "llm.token_count.prompt": 100, "llm.token_count.completion": 15,
 			"llm.token_count.prompt_details.cache_read": 64,

@@ -64,12 +64,23 @@ const (
 	CutOffs = "agentguard.cut_offs"
 	// ToolFailures counts tool calls that failed (int).
 	ToolFailures = "agentguard.tool_failures"
+
+	// What the run's model calls cost, written only when they carried usage: the tokens in each of the
+	// three disjoint directions (int), and the share of all of them spent while the run was barren,
+	// stuck or waiting (double, 0 to 1), by the state it was in when it made each call.
+	TokensInput        = "agentguard.tokens.input"
+	TokensOutput       = "agentguard.tokens.output"
+	TokensCachedInput  = "agentguard.tokens.cached_input"
+	TokensBarrenShare  = "agentguard.tokens.barren_share"
+	TokensStuckShare   = "agentguard.tokens.stuck_share"
+	TokensWaitingShare = "agentguard.tokens.waiting_share"
 )
 
 // Keys lists every attribute agentguard may write on a span.
 func Keys() []string {
 	return []string{Step, Progress, Signals, Barren, WaitExempt, Waiting, Stuck, Judged, NewEpisode, Run,
-		Round, Finish, Empty, Continuation, Outcome, Rounds, TurnEfficiency, CutOffs, ToolFailures}
+		Round, Finish, Empty, Continuation, Outcome, Rounds, TurnEfficiency, CutOffs, ToolFailures,
+		TokensInput, TokensOutput, TokensCachedInput, TokensBarrenShare, TokensStuckShare, TokensWaitingShare, EpisodeTokens}
 }
 
 // The event on a model span for each step read from its request (its result shows there, not on a
@@ -94,4 +105,8 @@ const (
 	EventBarren = Barren
 	// EventRun names the run.
 	EventRun = Run
+	// EpisodeTokens are the tokens the run's model calls spent since its latest progress step: what the
+	// streak that opened the episode cost (int; on a log record beside NewEpisode). The episode's tokens
+	// after it are the root span's TokensStuckShare.
+	EpisodeTokens = "agentguard.tokens.since_progress"
 )

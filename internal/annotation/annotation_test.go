@@ -64,8 +64,8 @@ func TestKeysAreWhatAgentguardWrites(t *testing.T) {
 	}
 	assert.ElementsMatch(t, annotation.Keys(), slices.Collect(maps.Keys(written)))
 	require.NotZero(t, events, "no scenario became stuck")
-	assert.ElementsMatch(t, []string{annotation.EventReason, annotation.EventAgentName, annotation.EventBarren, annotation.EventRun},
-		slices.Collect(maps.Keys(eventKeys)), "the stuck event feeds the count connector recipe")
+	assert.ElementsMatch(t, []string{annotation.EventReason, annotation.EventAgentName, annotation.EventBarren, annotation.EventRun,
+		annotation.EpisodeTokens}, slices.Collect(maps.Keys(eventKeys)), "the stuck event feeds the count connector recipe")
 }
 
 // TestShapeonlyLeavesAnnotationsReadable runs shapeonly after agentguard with every tool classed as

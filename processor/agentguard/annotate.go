@@ -59,6 +59,7 @@ func writeVerdict(attrs pcommon.Map, v progress.Verdict, run string, nameRun boo
 func episode(c carrier, attrs pcommon.Map, v progress.Verdict, agent, run string) {
 	if c.isRecord {
 		attrs.PutBool(annotation.NewEpisode, true)
+		attrs.PutInt(annotation.EpisodeTokens, v.EpisodeTokens)
 		return
 	}
 	e := c.span.Events().AppendEmpty()
@@ -68,6 +69,7 @@ func episode(c carrier, attrs pcommon.Map, v progress.Verdict, agent, run string
 	e.Attributes().PutStr(annotation.EventAgentName, agent)
 	e.Attributes().PutInt(annotation.EventBarren, int64(v.Barren))
 	e.Attributes().PutStr(annotation.EventRun, run)
+	e.Attributes().PutInt(annotation.EpisodeTokens, v.EpisodeTokens)
 }
 
 // annotatePending marks a tool call whose result its own span or record does not show: unjudged
@@ -139,6 +141,22 @@ func annotateRoot(span ptrace.Span, s progress.Summary, run string) {
 	attrs.PutInt(annotation.CutOffs, int64(s.CutOffs))
 	attrs.PutInt(annotation.ToolFailures, int64(s.ToolFailures))
 	attrs.PutStr(annotation.Run, run)
+	annotateTokens(attrs, &s.Tokens)
+}
+
+// annotateTokens writes what a run's model calls cost, when they carried usage: a run whose calls
+// carried none did not cost nothing, it is not known what it cost.
+func annotateTokens(attrs pcommon.Map, t *progress.Spend) {
+	if t.Total() == 0 {
+		return
+	}
+	reserve(attrs, 6)
+	attrs.PutInt(annotation.TokensInput, t.Input)
+	attrs.PutInt(annotation.TokensOutput, t.Output)
+	attrs.PutInt(annotation.TokensCachedInput, t.CachedInput)
+	attrs.PutDouble(annotation.TokensBarrenShare, t.Share(progress.StateBarren))
+	attrs.PutDouble(annotation.TokensStuckShare, t.Share(progress.StateStuck))
+	attrs.PutDouble(annotation.TokensWaitingShare, t.Share(progress.StateWaiting))
 }
 
 // reserve makes room for n more attributes at once: each Put past the capacity would copy every

@@ -284,6 +284,7 @@ func (g *guard) group(buf *buffers, traceRuns map[pcommon.TraceID]string) map[ru
 			} else {
 				e.call = g.modelCallOf(s.carrier, s.view)
 			}
+			e.call.Tokens = tokensOf(g.registry.Tokens(s.view, s.attrs()))
 			e.id = identity(modelSalt, s.spanID())
 		}
 	}

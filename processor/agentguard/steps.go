@@ -142,6 +142,11 @@ func modelCall(reply agentspan.Reply, start pcommon.Timestamp) progress.ModelCal
 	}
 }
 
+// tokensOf is the state machine's view of a model call's usage.
+func tokensOf(t agentspan.Tokens) progress.Tokens {
+	return progress.Tokens{Input: t.Input, Output: t.Output, CachedInput: t.CachedInput}
+}
+
 // finishes maps recognition's finish reasons onto the state machine's.
 var finishes = map[agentspan.Finish]progress.Finish{
 	agentspan.FinishUnknown:       progress.FinishUnknown,

@@ -25,6 +25,8 @@ const (
 	labelProgress = "progress"
 	labelOutcome  = "outcome"
 	labelFinish   = "finish"
+	labelState    = "state"
+	labelDir      = "direction"
 )
 
 // The label values an agent's series are indexed by: every reason a run can be stuck for, every way a
@@ -34,6 +36,8 @@ var (
 	finishLabels  = []string{"stop", "tool_calls", "length", "content_filter", "error", "other", "unknown", "empty"}
 	progressKinds = []string{"true", "false", "unknown"}
 	toolOutcomes  = []string{"ok", "failed"}
+	// tokenDirections are the directions of a model call's tokens, in the order tokenSeries indexes.
+	tokenDirections = []string{"input", "output", "cached_input"}
 )
 
 // The stuck reasons and the outcomes as label values.
@@ -113,6 +117,8 @@ type agentCounters struct {
 	// label is {gen_ai.agent.name: name}, for the histograms.
 	label                          metric.MeasurementOption
 	steps, stuck, finished, models []series
+	// tokens are the token counters by state and direction: tokens[state*3+direction].
+	tokens []series
 	// calls are the tool-call counters by tool label (max_tool_names, then "other").
 	calls map[string][]series
 }
@@ -126,8 +132,18 @@ func newAgentCounters(name string) *agentCounters {
 		stuck:    seriesOf(agent, labelReason, reasonLabels),
 		finished: seriesOf(agent, labelOutcome, outcomeLabels),
 		models:   seriesOf(agent, labelFinish, finishLabels),
+		tokens:   newTokenSeries(agent),
 		calls:    map[string][]series{},
 	}
+}
+
+// newTokenSeries are an agent's token counters, one per state and direction.
+func newTokenSeries(agent []attribute.KeyValue) []series {
+	s := make([]series, 0, len(progress.States)*len(tokenDirections))
+	for _, st := range progress.States {
+		s = append(s, seriesOf(append(slices.Clip(agent), attribute.String(labelState, st.String())), labelDir, tokenDirections)...)
+	}
+	return s
 }
 
 // newToolSeries are the tool-call counters of one agent and tool label pair, by outcome.
@@ -168,6 +184,13 @@ func countModel(agent *agentCounters, c progress.ModelCall, v progress.ModelVerd
 		i = emptyReply
 	}
 	agent.models[i].n.Add(1)
+	// A call without usage adds nothing: its series stay where they are.
+	if t := c.Tokens; t.Total() > 0 {
+		tokens := agent.tokens[int(v.State)*len(tokenDirections):]
+		tokens[0].n.Add(t.Input)
+		tokens[1].n.Add(t.Output)
+		tokens[2].n.Add(t.CachedInput)
+	}
 }
 
 // observeSeries registers the callbacks that serve the labelled counters and the active runs.
@@ -183,6 +206,7 @@ func (g *guard) observeSeries(tb *metadata.TelemetryBuilder) error {
 		tb.RegisterProcessorAgentguardStuckEpisodesCallback(byAgent(func(a *agentCounters) []series { return a.stuck })),
 		tb.RegisterProcessorAgentguardRunsFinishedCallback(byAgent(func(a *agentCounters) []series { return a.finished })),
 		tb.RegisterProcessorAgentguardModelCallsCallback(byAgent(func(a *agentCounters) []series { return a.models })),
+		tb.RegisterProcessorAgentguardTokensCallback(byAgent(func(a *agentCounters) []series { return a.tokens })),
 		tb.RegisterProcessorAgentguardToolCallsCallback(func(_ context.Context, o metric.Int64Observer) error {
 			g.runs.eachAgent(func(a *agentCounters) {
 				for _, calls := range a.calls {

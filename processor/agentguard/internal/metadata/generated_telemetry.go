@@ -40,6 +40,7 @@ type TelemetryBuilder struct {
 	ProcessorAgentguardSteps         metric.Int64ObservableCounter
 	ProcessorAgentguardStepsWaiting  metric.Int64Counter
 	ProcessorAgentguardStuckEpisodes metric.Int64ObservableCounter
+	ProcessorAgentguardTokens        metric.Int64ObservableCounter
 	ProcessorAgentguardToolCalls     metric.Int64ObservableCounter
 }
 
@@ -120,6 +121,21 @@ func (builder *TelemetryBuilder) RegisterProcessorAgentguardStuckEpisodesCallbac
 		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardStuckEpisodes, obs: o})
 		return nil
 	}, builder.ProcessorAgentguardStuckEpisodes)
+	if err != nil {
+		return err
+	}
+	builder.mu.Lock()
+	defer builder.mu.Unlock()
+	builder.registrations = append(builder.registrations, reg)
+	return nil
+}
+
+// RegisterProcessorAgentguardTokensCallback sets callback for observable ProcessorAgentguardTokens metric.
+func (builder *TelemetryBuilder) RegisterProcessorAgentguardTokensCallback(cb metric.Int64Callback) error {
+	reg, err := builder.meter.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
+		cb(ctx, &observerInt64{inst: builder.ProcessorAgentguardTokens, obs: o})
+		return nil
+	}, builder.ProcessorAgentguardTokens)
 	if err != nil {
 		return err
 	}
@@ -244,6 +260,12 @@ func NewTelemetryBuilder(settings component.TelemetrySettings, options ...Teleme
 		"otelcol_processor_agentguard_stuck_episodes",
 		metric.WithDescription("Stuck episodes, by agent (gen_ai.agent.name) and reason. A run that recovers and sticks again counts again. [Development]"),
 		metric.WithUnit("{episode}"),
+	)
+	errs = errors.Join(errs, err)
+	builder.ProcessorAgentguardTokens, err = builder.meter.Int64ObservableCounter(
+		"otelcol_processor_agentguard_tokens",
+		metric.WithDescription("Tokens of the model calls, by agent (gen_ai.agent.name), direction (input, cached_input, output) and the state the run was in when it made the call (progress, waiting, barren, stuck, unjudged). Each call is counted once, from the span its convention writes its own usage on; a call without usage counts nothing. [Development]"),
+		metric.WithUnit("{token}"),
 	)
 	errs = errors.Join(errs, err)
 	builder.ProcessorAgentguardToolCalls, err = builder.meter.Int64ObservableCounter(

@@ -209,6 +209,22 @@ func AssertEqualProcessorAgentguardStuckEpisodes(t *testing.T, tt *componenttest
 	metricdatatest.AssertEqual(t, want, got, opts...)
 }
 
+func AssertEqualProcessorAgentguardTokens(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
+	want := metricdata.Metrics{
+		Name:        "otelcol_processor_agentguard_tokens",
+		Description: "Tokens of the model calls, by agent (gen_ai.agent.name), direction (input, cached_input, output) and the state the run was in when it made the call (progress, waiting, barren, stuck, unjudged). Each call is counted once, from the span its convention writes its own usage on; a call without usage counts nothing. [Development]",
+		Unit:        "{token}",
+		Data: metricdata.Sum[int64]{
+			Temporality: metricdata.CumulativeTemporality,
+			IsMonotonic: true,
+			DataPoints:  dps,
+		},
+	}
+	got, err := tt.GetMetric("otelcol_processor_agentguard_tokens")
+	require.NoError(t, err)
+	metricdatatest.AssertEqual(t, want, got, opts...)
+}
+
 func AssertEqualProcessorAgentguardToolCalls(t *testing.T, tt *componenttest.Telemetry, dps []metricdata.DataPoint[int64], opts ...metricdatatest.Option) {
 	want := metricdata.Metrics{
 		Name:        "otelcol_processor_agentguard_tool_calls",
