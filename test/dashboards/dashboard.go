@@ -60,6 +60,13 @@ const (
 	exprDurationMedian          = `histogram_quantile(0.5, sum by (gen_ai_agent_name, le) (rate(otelcol_processor_agentguard_run_duration_bucket[1h])))`
 	exprDurationP90             = `histogram_quantile(0.9, sum by (gen_ai_agent_name, le) (rate(otelcol_processor_agentguard_run_duration_bucket[1h])))`
 
+	// What the model calls cost, by the state the run was in when it made each call. The share reads
+	// AgentTokensWasted's window; the top list reads the dashboard's time range.
+	exprTokensByState     = `sum by (gen_ai_agent_name, state) (rate(otelcol_processor_agentguard_tokens[$__rate_interval])) > 0`
+	exprTokensWasted      = `sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_tokens{state=~"stuck|barren"}[1h])) / sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_tokens[1h]))`
+	exprTopWasting        = `topk(10, sum by (gen_ai_agent_name) (increase(otelcol_processor_agentguard_tokens{state=~"stuck|barren"}[$__range]))) > 0`
+	exprTokensByDirection = `sum by (direction) (rate(otelcol_processor_agentguard_tokens[$__rate_interval]))`
+
 	exprValuesWithheld = `sum(rate(otelcol_processor_shapeonly_values_withheld[$__rate_interval]))`
 	exprRecordsShaped  = `sum(rate(otelcol_processor_shapeonly_records_shaped[$__rate_interval]))`
 	exprContentMatches = `sum(rate(otelcol_processor_shapeonly_content_matches[$__rate_interval]))`
@@ -77,6 +84,7 @@ const (
 	overBudgetThreshold    = 0.05 // AgentRunsOverBudget, over 1h
 	toolFailureThreshold   = 0.25 // AgentToolCallsFailing, over 30m
 	turnEfficiencyDropStep = 0.2  // AgentTurnEfficiencyDropped: one more round per run
+	tokensWastedThreshold  = 0.25 // AgentTokensWasted, over 1h
 )
 
 // Build returns the agentotel dashboard: agentguard's view of agent runs, then shapeonly's shaping.
@@ -86,7 +94,7 @@ func Build() (dashboard.Dashboard, error) {
 
 	b := dashboard.NewDashboardBuilder("agentotel: agent runs and shaping").
 		Uid(UID).
-		Description("otelcol-agent's own metrics: agentguard (stuck episodes, barren and unjudged steps, run state, how runs end, tool failures, model rounds) and shapeonly (values withheld, found by content, shaping failures, memory). Alerts: docs/alerting.md.").
+		Description("otelcol-agent's own metrics: agentguard (stuck episodes, barren and unjudged steps, run state, how runs end, tool failures, model rounds, tokens by progress state) and shapeonly (values withheld, found by content, shaping failures, memory). Alerts: docs/alerting.md.").
 		Tags([]string{"agentotel", "otelcol-agent", "generated"}).
 		Refresh("30s").
 		Time("now-3h", "now").
@@ -101,17 +109,8 @@ func Build() (dashboard.Dashboard, error) {
 	b.WithPanel(events(nextID(), "Stuck episodes by agent and reason", exprStuckByAgent, "{{gen_ai_agent_name}} / {{reason}}").
 		Description("Stuck episodes per interval, by agent (gen_ai.agent.name) and reason. A run that recovers and sticks again counts again. The first episode of an agent and reason creates its series, so this graph misses it; the panel beside it and the AgentRunStuck alert do not.").
 		Span(16).Height(8))
-	b.WithPanel(bargauge.NewPanelBuilder().
-		Id(nextID()).
-		Title("Stuck episodes since collector start").
+	b.WithPanel(ranking(nextID(), "Stuck episodes since collector start", exprStuckLifetime, "{{gen_ai_agent_name}} / {{reason}}").
 		Description("Every stuck episode the running collector has counted, by agent and reason.").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprStuckLifetime, "{{gen_ai_agent_name}} / {{reason}}").Instant()).
-		Unit("short").
-		Min(0).
-		Orientation(common.VizOrientationHorizontal).
-		DisplayMode(common.BarGaugeDisplayModeBasic).
-		ReduceOptions(common.NewReduceDataOptionsBuilder().Calcs([]string{"lastNotNull"})).
 		Span(8).Height(8))
 
 	b.WithPanel(share(nextID(), "Barren-step share by agent", exprBarrenShare, "{{gen_ai_agent_name}}", barrenThreshold).
@@ -236,6 +235,39 @@ func Build() (dashboard.Dashboard, error) {
 		Tooltip(tooltip()).
 		Span(12).Height(8))
 
+	b.WithRow(dashboard.NewRowBuilder("What runs cost (agentguard)").Id(nextID()))
+
+	b.WithPanel(timeseries.NewPanelBuilder().
+		Id(nextID()).
+		Title("Tokens by state per agent").
+		Description("Tokens per second of each agent's model calls, stacked by the state the run was in when it made the call: progress (its latest judged step made progress, or none was judged yet), waiting (its latest step polled something still in progress), barren (its no-progress counter above zero), stuck (in a stuck episode), unjudged (its latest step could not be read). Input, cached input and output together.").
+		Datasource(datasourceRef()).
+		WithTarget(query("A", exprTokensByState, "{{gen_ai_agent_name}} / {{state}}")).
+		Unit("short").
+		Min(0).
+		Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal)).
+		FillOpacity(40).
+		Legend(legend()).
+		Tooltip(tooltip()).
+		Span(16).Height(8))
+	b.WithPanel(ranking(nextID(), "Top wasting agents", exprTopWasting, "{{gen_ai_agent_name}}").
+		Description("The ten agents whose model calls spent the most tokens while their runs were stuck or barren, over the dashboard's time range.").
+		Span(8).Height(8))
+	b.WithPanel(share(nextID(), "Tokens spent stuck or barren, share by agent", exprTokensWasted, "{{gen_ai_agent_name}}", tokensWastedThreshold).
+		Description(fmt.Sprintf("Share of each agent's tokens in the past hour spent on model calls made while the run was stuck or barren. AgentTokensWasted fires above %.0f%%, for 15 minutes, with at least 100,000 tokens in the hour.", tokensWastedThreshold*100)).
+		Span(12).Height(8))
+	b.WithPanel(timeseries.NewPanelBuilder().
+		Id(nextID()).
+		Title("Tokens by direction").
+		Description("Tokens per second of every agent's model calls: input (not served by the provider's cache), cached_input (read from it, priced apart) and output. To turn them into money, see docs/alerting.md#tokens-into-money.").
+		Datasource(datasourceRef()).
+		WithTarget(query("A", exprTokensByDirection, "{{direction}}")).
+		Unit("short").
+		Min(0).
+		Legend(legend()).
+		Tooltip(tooltip()).
+		Span(12).Height(8))
+
 	b.WithRow(dashboard.NewRowBuilder("Shaping (shapeonly)").Id(nextID()))
 
 	b.WithPanel(timeseries.NewPanelBuilder().
@@ -310,6 +342,20 @@ func events(id uint32, title, expr, legendFormat string) *timeseries.PanelBuilde
 		Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal)).
 		Legend(legend()).
 		Tooltip(tooltip())
+}
+
+// ranking is a horizontal bar per series of an instant query.
+func ranking(id uint32, title, expr, legendFormat string) *bargauge.PanelBuilder {
+	return bargauge.NewPanelBuilder().
+		Id(id).
+		Title(title).
+		Datasource(datasourceRef()).
+		WithTarget(query("A", expr, legendFormat).Instant()).
+		Unit("short").
+		Min(0).
+		Orientation(common.VizOrientationHorizontal).
+		DisplayMode(common.BarGaugeDisplayModeBasic).
+		ReduceOptions(common.NewReduceDataOptionsBuilder().Calcs([]string{"lastNotNull"}))
 }
 
 // share is a line per series of a share between 0 and 1, with its alert's threshold dashed in red.

@@ -175,6 +175,7 @@ func TestDashboardShape(t *testing.T) {
 		"Runs finished by agent and outcome", "Cut-off share by agent", "Over-budget share by agent",
 		"Tool-call failure share by agent and tool", "Unjudged-step share by agent", "Model rounds per run",
 		"Model rounds per run by agent", "Mean turn efficiency by agent", "Values found by content", "Fingerprints held",
+		"Tokens by state per agent", "Top wasting agents", "Tokens spent stuck or barren, share by agent", "Tokens by direction",
 	} {
 		if !titles[title] {
 			t.Errorf("no panel %q", title)
@@ -206,6 +207,7 @@ func TestPanelsDrawTheirAlertsThresholds(t *testing.T) {
 		{"AgentRunsOverBudget", overBudgetThreshold, exprOverBudgetShare},
 		{"AgentToolCallsFailing", toolFailureThreshold, exprToolFailureShare},
 		{"AgentTurnEfficiencyDropped", turnEfficiencyDropStep, "(" + exprTurnEfficiencyDayBefore + " - " + exprTurnEfficiency + ")"},
+		{"AgentTokensWasted", tokensWastedThreshold, exprTokensWasted},
 	} {
 		t.Run(tc.alert, func(t *testing.T) {
 			rule, ok := exprs[tc.alert]

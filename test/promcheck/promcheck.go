@@ -40,6 +40,7 @@ var Served = []string{
 	"otelcol_processor_agentguard_runs_finished",  // counter: gen_ai_agent_name, outcome
 	"otelcol_processor_agentguard_model_calls",    // counter: gen_ai_agent_name, finish
 	"otelcol_processor_agentguard_tool_calls",     // counter: gen_ai_agent_name, gen_ai_tool_name, outcome ("ok", "failed")
+	"otelcol_processor_agentguard_tokens",         // counter: gen_ai_agent_name, direction, state
 	"otelcol_processor_agentguard_run_rounds",     // histogram: gen_ai_agent_name; model calls per finished run
 	"otelcol_processor_agentguard_run_duration",   // histogram: gen_ai_agent_name; seconds
 	"otelcol_processor_agentguard_runs_active",    // gauge

@@ -264,7 +264,7 @@ func TestPrometheusRulesAreComplete(t *testing.T) {
 	}
 	want := []string{
 		"AgentRunStuck", "AgentBarrenStepsHigh", "AgentWaitTimeouts", "AgentStepsUnjudged", "AgentRunsCutOff",
-		"AgentRunsOverBudget", "AgentToolCallsFailing", "AgentTurnEfficiencyDropped",
+		"AgentRunsOverBudget", "AgentToolCallsFailing", "AgentTurnEfficiencyDropped", "AgentTokensWasted", "AgentTokensSpentWaiting",
 		"ShapeonlyShapingFailures", "AgentguardStateAtCapacity", "ShapeonlyMemoryAtCapacity",
 	}
 	var got []string
