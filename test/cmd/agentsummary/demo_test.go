@@ -151,8 +151,9 @@ func TestDemoShowsCustomerDataWithheld(t *testing.T) {
 	assert.Regexp(t, `\nkept: every attribute of the other 16 runs, and all \d+ run, session and tool-call ids\n`, got)
 }
 
-// TestDemoListsEveryRun: every run has its row, healthy ones included, with the verdict, outcome and
-// rounds agentguard wrote on the exported spans, which must be what each scenario is known to be.
+// TestDemoListsEveryRun: every run has its row, healthy ones included, with the verdict, outcome,
+// rounds and tokens agentguard wrote on the exported spans, which must be what each scenario is known
+// to be.
 func TestDemoListsEveryRun(t *testing.T) {
 	runs, received, exported := runDemo(t)
 	got := demoSummary(t, received, exported)
@@ -162,13 +163,21 @@ func TestDemoListsEveryRun(t *testing.T) {
 		if r.Expect == "stuck" {
 			verdict = "stuck: " + r.ExpectReason
 		}
-		row := regexp.MustCompile(fmt.Sprintf(`(?m)^%s +%s +%s +%s +%s +%d\b(.*)$`, traceID, conventionNames[r.convention],
+		row := regexp.MustCompile(fmt.Sprintf(`(?m)^%s +%s +%s +%s +%s +%d +(\d+(?: \([^)]*\))?)(.*)$`, traceID, conventionNames[r.convention],
 			regexp.QuoteMeta(r.Agent), regexp.QuoteMeta(verdict), r.ExpectOutcome, r.ExpectCounts.Rounds))
 		m := row.FindStringSubmatch(got)
 		if !assert.NotNil(t, m, "no row for %s in %s, want %s", r.Scenario, r.convention, row) {
 			continue
 		}
-		notes := m[1]
+		// Every generated model call carries its usage: every run's tokens are known, and the stuck ones
+		// spent some stuck, the polling one some waiting.
+		tokens, notes := m[1], m[2]
+		switch {
+		case r.Expect == "stuck":
+			assert.Regexp(t, `^\d+ \(barren \d+, stuck \d+`, tokens, r.Scenario)
+		case r.Scenario == "deploy":
+			assert.Contains(t, tokens, "waiting", "the deploy run's polls cost tokens")
+		}
 		switch r.Scenario {
 		case "deploy":
 			assert.Contains(t, notes, "exempt poll", "the deploy run waits on its build")

@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -26,6 +27,50 @@ type agentRun struct {
 	rounds                       int64
 	steps, exemptPolls, unjudged int
 	cutOffs, toolFailures        int64
+	// tokens are what the run's model calls cost, when its root span says (tokens.known), and how many
+	// of them it spent barren, stuck and waiting.
+	tokens runTokens
+}
+
+// runTokens is a run's cost as its root span states it: the total of the three directions, and the
+// shares spent in the states the summary names, turned back into tokens.
+type runTokens struct {
+	known                         bool
+	total, barren, stuck, waiting int64
+}
+
+func tokensOf(attrs pcommon.Map) runTokens {
+	if _, ok := attrs.Get(annotation.TokensInput); !ok {
+		return runTokens{}
+	}
+	t := runTokens{known: true, total: intOf(attrs, annotation.TokensInput) + intOf(attrs, annotation.TokensOutput) +
+		intOf(attrs, annotation.TokensCachedInput)}
+	of := func(key string) int64 {
+		v, _ := attrs.Get(key)
+		return int64(math.Round(v.Double() * float64(t.total)))
+	}
+	t.barren, t.stuck, t.waiting = of(annotation.TokensBarrenShare), of(annotation.TokensStuckShare), of(annotation.TokensWaitingShare)
+	return t
+}
+
+// String is the run's tokens, with those spent barren, stuck or waiting when there are any.
+func (t runTokens) String() string {
+	if !t.known {
+		return "-"
+	}
+	var parts []string
+	for _, p := range []struct {
+		name string
+		n    int64
+	}{{"barren", t.barren}, {"stuck", t.stuck}, {"waiting", t.waiting}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", p.name, p.n))
+		}
+	}
+	if len(parts) == 0 {
+		return fmt.Sprint(t.total)
+	}
+	return fmt.Sprintf("%d (%s)", t.total, strings.Join(parts, ", "))
 }
 
 type episodes struct {
@@ -67,6 +112,7 @@ func runOf(id pcommon.TraceID, c *capture) agentRun {
 			r.rounds = intOf(attrs, annotation.Rounds)
 			r.cutOffs = intOf(attrs, annotation.CutOffs)
 			r.toolFailures = intOf(attrs, annotation.ToolFailures)
+			r.tokens = tokensOf(attrs)
 		}
 		for _, event := range ref.span.Events().All() {
 			if event.Name() != annotation.StuckEvent {
@@ -154,7 +200,7 @@ func plural(n int64, one, many string) string {
 func summarizeRuns(w io.Writer, order []pcommon.TraceID, exported *capture) {
 	fmt.Fprintln(w, "== agentguard: every run, as annotated on the spans the collector exported ==")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TRACE ID\tCONVENTION\tAGENT\tVERDICT\tOUTCOME\tROUNDS\tNOTES")
+	fmt.Fprintln(tw, "TRACE ID\tCONVENTION\tAGENT\tVERDICT\tOUTCOME\tROUNDS\tTOKENS\tNOTES")
 	for _, id := range order {
 		if _, ok := exported.byTrace[id]; !ok {
 			continue
@@ -164,7 +210,7 @@ func summarizeRuns(w io.Writer, order []pcommon.TraceID, exported *capture) {
 		if r.outcome != "" {
 			outcome, rounds = r.outcome, fmt.Sprint(r.rounds)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.trace, r.convention, r.agent, r.verdict(), outcome, rounds, r.notes())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.trace, r.convention, r.agent, r.verdict(), outcome, rounds, r.tokens, r.notes())
 	}
 	tw.Flush()
 }

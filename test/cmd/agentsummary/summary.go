@@ -98,6 +98,10 @@ func summarize(w io.Writer, m metrics) {
 	steps := m.by("otelcol_processor_agentguard_steps", "progress")
 	fmt.Fprintf(w, "agentguard steps: %.0f with progress, %.0f barren, %.0f unjudged, %.0f exempt polls\n",
 		steps["true"], steps["false"], steps["unknown"], m.sum("otelcol_processor_agentguard_polls_exempt"))
+	if tokens := m.by("otelcol_processor_agentguard_tokens", "state"); len(tokens) > 0 {
+		fmt.Fprintf(w, "agentguard tokens: %.0f, by the run's state at each model call: %.0f progress, %.0f waiting, %.0f barren, %.0f stuck, %.0f unjudged\n",
+			m.sum("otelcol_processor_agentguard_tokens"), tokens["progress"], tokens["waiting"], tokens["barren"], tokens["stuck"], tokens["unjudged"])
+	}
 	summarizeOutcomes(w, m)
 	if steps["unknown"] > 0 {
 		summarizeUnjudged(w, m)

@@ -31,6 +31,13 @@ otelcol_processor_agentguard_steps{gen_ai_agent_name="deploy",progress="unknown"
 otelcol_processor_agentguard_steps{gen_ai_agent_name="vercel-bot",progress="true"} 0
 otelcol_processor_agentguard_steps{gen_ai_agent_name="vercel-bot",progress="false"} 0
 otelcol_processor_agentguard_steps{gen_ai_agent_name="vercel-bot",progress="unknown"} 5
+# TYPE otelcol_processor_agentguard_tokens counter
+otelcol_processor_agentguard_tokens{gen_ai_agent_name="docs",direction="input",state="progress"} 900
+otelcol_processor_agentguard_tokens{gen_ai_agent_name="docs",direction="cached_input",state="progress"} 300
+otelcol_processor_agentguard_tokens{gen_ai_agent_name="docs",direction="output",state="barren"} 40
+otelcol_processor_agentguard_tokens{gen_ai_agent_name="docs",direction="input",state="stuck"} 700
+otelcol_processor_agentguard_tokens{gen_ai_agent_name="deploy",direction="input",state="waiting"} 250
+otelcol_processor_agentguard_tokens{gen_ai_agent_name="deploy",direction="input",state="unjudged"} 0
 # TYPE otelcol_processor_agentguard_runs_finished counter
 otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="docs",outcome="answered"} 1
 otelcol_processor_agentguard_runs_finished{gen_ai_agent_name="docs",outcome="stuck"} 2
@@ -96,6 +103,7 @@ spans received:   42
 shapeonly:        12 values withheld (3 found again by content) in 4 spans and log records, 1 withheld whole after a failure
 agentguard runs:  9 seen, 1 held now
 agentguard steps: 10 with progress, 7 barren, 6 unjudged, 2 exempt polls
+agentguard tokens: 2190, by the run's state at each model call: 1200 progress, 250 waiting, 40 barren, 700 stuck, 0 unjudged
 runs finished:    8
   deploy                   over_budget 1
   docs                     answered 1, stuck 2
