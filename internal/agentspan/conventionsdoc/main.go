@@ -397,6 +397,7 @@ func section(b *strings.Builder, c *agentspan.Convention, n note, caps []capture
 		}
 	}
 	item("Finish reason", strings.Join(finish, ", "), n.Finish)
+	item("Token usage", usage(c.Usage), "")
 	if n.Uncaptured != nil {
 		item("Captured", "", "none: "+n.Uncaptured.Why+"; `"+n.Uncaptured.Payloads+"` "+n.Uncaptured.Source)
 	} else {
@@ -414,6 +415,31 @@ func section(b *strings.Builder, c *agentspan.Convention, n note, caps []capture
 		item("Configure", "", n.Configure)
 	}
 	b.WriteString("\n")
+}
+
+// usage says where a convention's model spans carry a call's token counts, and how its input count
+// treats the cache (agentspan.Usage).
+func usage(u *agentspan.Usage) string {
+	if u == nil {
+		return ""
+	}
+	var parts []string
+	for _, p := range []struct {
+		label string
+		keys  []string
+	}{{"input", u.Input}, {"output", u.Output}, {"cache reads", u.CacheRead}, {"cache writes", u.CacheWrite}} {
+		if len(p.keys) > 0 {
+			parts = append(parts, p.label+" "+keys(p.keys))
+		}
+	}
+	s := strings.Join(parts, "; ")
+	if u.In != "" {
+		s = "members of the JSON in `" + u.In + "`: " + s
+	}
+	if u.InputExcludesCache {
+		return s + " (the input leaves the cache out: cache writes are added to it)"
+	}
+	return s + " (the input includes the cache: cache reads are taken out of it)"
 }
 
 // keys quotes attribute keys, in the order they are tried.
