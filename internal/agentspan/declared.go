@@ -32,6 +32,12 @@ type Declared struct {
 	AgentName string `mapstructure:"agent_name"`
 	// FinishReason records why a model call stopped.
 	FinishReason string `mapstructure:"finish_reason"`
+	// InputTokens, OutputTokens and CachedInputTokens are a model span's token counts. InputTokens is
+	// the whole input, the cache reads included, as GenAI counts it: CachedInputTokens are taken out of
+	// it (usage.go).
+	InputTokens       string `mapstructure:"input_tokens"`
+	OutputTokens      string `mapstructure:"output_tokens"`
+	CachedInputTokens string `mapstructure:"cached_input_tokens"`
 	// ToolEvents are span events a tool span carries its call on, for an SDK that writes the
 	// arguments and result as events of the span rather than as its attributes.
 	ToolEvents []ToolEvent `mapstructure:"tool_events"`
@@ -89,6 +95,9 @@ func ValidateDeclared(declared []Declared) error {
 				errs = append(errs, fmt.Errorf("%s: name the event attribute holding the arguments or the result, or both", at("result")))
 			}
 		}
+		if len(d.Transcripts) == 0 && (d.InputTokens != "" || d.OutputTokens != "" || d.CachedInputTokens != "") {
+			errs = append(errs, fmt.Errorf("%s: input_tokens, output_tokens and cached_input_tokens describe model spans, which transcripts identify", field("transcripts")))
+		}
 		if len(d.Transcripts) == 0 && len(d.ReplyEvents) > 0 {
 			errs = append(errs, fmt.Errorf("%s: reply_events describe model spans, which transcripts identify", field("transcripts")))
 		}
@@ -125,6 +134,13 @@ func (d *Declared) convention() *Convention {
 	}
 	if d.Match.Attribute != "" {
 		c.Structural = []string{d.Match.Attribute}
+	}
+	if d.InputTokens != "" || d.OutputTokens != "" || d.CachedInputTokens != "" {
+		c.Usage = &Usage{Input: nonEmpty(d.InputTokens), Output: nonEmpty(d.OutputTokens), CacheRead: nonEmpty(d.CachedInputTokens)}
+		// Counts are structural: shaping leaves them as they are.
+		for _, k := range [][]string{c.Usage.Input, c.Usage.Output, c.Usage.CacheRead} {
+			c.Structural = append(c.Structural, k...)
+		}
 	}
 	for _, t := range d.Transcripts {
 		c.Transcripts = append(c.Transcripts, Transcript{Key: t})

@@ -218,7 +218,7 @@ func TestDeclaredConventionsAreValidated(t *testing.T) {
 	cfg.Conventions = []agentspan.Declared{
 		{Name: "genai", CallID: "x.id"},
 		{Match: agentspan.Match{Value: "tool", Scope: "mysdk"}, ToolEvents: []agentspan.ToolEvent{{CallID: "id"}},
-			ReplyEvents: []agentspan.ReplyEvent{{}}},
+			ReplyEvents: []agentspan.ReplyEvent{{}}, OutputTokens: "mysdk.tokens.out"},
 	}
 	err := cfg.Validate()
 	require.Error(t, err)
@@ -233,6 +233,7 @@ func TestDeclaredConventionsAreValidated(t *testing.T) {
 		"conventions[1]::tool_events[0]::event: must name the span event",
 		"conventions[1]::tool_events[0]::result: name the event attribute holding the arguments or the result",
 		"conventions[1]::transcripts: reply_events describe model spans, which transcripts identify",
+		"conventions[1]::transcripts: input_tokens, output_tokens and cached_input_tokens describe model spans",
 		"conventions[1]::reply_events[0]::event: must name the span event",
 		"conventions[1]::reply_events[0]::reply: name the event attribute holding the reply or its finish reason",
 	} {
@@ -254,9 +255,21 @@ func TestREADMEDeclarationReadsTheUnknownSDK(t *testing.T) {
 	cfg.Conventions = []agentspan.Declared{{
 		Name: "mysdk", Match: agentspan.Match{Scope: "mysdk"}, ToolName: "gen_ai.tool.name", CallID: "gen_ai.tool.call.id",
 		Arguments: "mysdk.args", Result: "mysdk.output", Transcripts: []string{"mysdk.prompt"}, FinishReason: "mysdk.stop",
-		AgentName: "mysdk.agent", RunID: "mysdk.session",
+		AgentName: "mysdk.agent", RunID: "mysdk.session", InputTokens: "mysdk.tokens.in", OutputTokens: "mysdk.tokens.out",
 	}}
-	out := newHarness(t, cfg).run(run.Traces)
+	// The SDK's own counts, read from its model spans: those carrying a transcript.
+	var tokens int64
+	for _, span := range walk.Spans(run.Traces) {
+		if _, ok := span.Attributes().Get("mysdk.prompt"); ok {
+			in, _ := span.Attributes().Get("mysdk.tokens.in")
+			outTokens, _ := span.Attributes().Get("mysdk.tokens.out")
+			tokens += in.Int() + outTokens.Int()
+		}
+	}
+	require.Positive(t, tokens)
+	h := newHarness(t, cfg)
+	out := h.run(run.Traces)
+	assert.Equal(t, tokens, sum(counts(t, h.tel, "otelcol_processor_agentguard_tokens")), "the declared counts are the run's tokens")
 	assert.Equal(t, []string{run.Agent}, agentsOfEvents(out))
 	rounds := 0
 	for _, span := range walk.Spans(out) {

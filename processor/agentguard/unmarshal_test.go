@@ -69,6 +69,6 @@ func TestWrongTypesGetTheExpectedTypeAndAnExample(t *testing.T) {
 		`tools: got a list, expected a map from names to maps with the keys kind, state_field, progress_field, ` +
 			`waiting_values, terminal_values, max_wait, min_interval (e.g. {name: {kind: "value"}})`,
 		`conventions: got a map, expected a list of maps with the keys name, match, tool_name, call_id, arguments, ` +
-			`result, transcripts, run_id, agent_name, finish_reason, tool_events, reply_events (e.g. [{name: "value"}])`,
+			`result, transcripts, run_id, agent_name, finish_reason, input_tokens, output_tokens, cached_input_tokens, tool_events, reply_events (e.g. [{name: "value"}])`,
 	}, mistakes(t, "wrong_types"))
 }
