@@ -67,7 +67,8 @@ const (
 
 	// What the run's model calls cost, written only when they carried usage: the tokens in each of the
 	// three disjoint directions (int), and the share of all of them spent while the run was barren,
-	// stuck or waiting (double, 0 to 1), by the state it was in when it made each call.
+	// stuck or waiting (double, 0 to 1, each only when above zero), by the state it was in when it made
+	// each call.
 	TokensInput        = "agentguard.tokens.input"
 	TokensOutput       = "agentguard.tokens.output"
 	TokensCachedInput  = "agentguard.tokens.cached_input"

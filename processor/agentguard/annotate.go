@@ -132,7 +132,7 @@ func annotateModel(attrs pcommon.Map, v progress.ModelVerdict, c progress.ModelC
 // annotateRoot writes how the run ended on the root span that ended it.
 func annotateRoot(span ptrace.Span, s progress.Summary, run string) {
 	attrs := span.Attributes()
-	reserve(attrs, 5+count(!math.IsNaN(s.TurnEfficiency)))
+	reserve(attrs, 5+count(!math.IsNaN(s.TurnEfficiency))+tokenAttributes(&s.Tokens))
 	attrs.PutStr(annotation.Outcome, string(s.Outcome))
 	attrs.PutInt(annotation.Rounds, int64(s.Rounds))
 	if !math.IsNaN(s.TurnEfficiency) {
@@ -144,19 +144,44 @@ func annotateRoot(span ptrace.Span, s progress.Summary, run string) {
 	annotateTokens(attrs, &s.Tokens)
 }
 
-// annotateTokens writes what a run's model calls cost, when they carried usage: a run whose calls
-// carried none did not cost nothing, it is not known what it cost.
+// annotateTokens writes what a run's model calls cost, when they carried usage (a run whose calls
+// carried none did not cost nothing: what it cost is not known): its tokens in each direction, and the
+// shares spent barren, stuck and waiting that are above zero (each Put allocates its value, and most
+// runs spend nothing stuck).
 func annotateTokens(attrs pcommon.Map, t *progress.Spend) {
 	if t.Total() == 0 {
 		return
 	}
-	reserve(attrs, 6)
 	attrs.PutInt(annotation.TokensInput, t.Input)
 	attrs.PutInt(annotation.TokensOutput, t.Output)
 	attrs.PutInt(annotation.TokensCachedInput, t.CachedInput)
-	attrs.PutDouble(annotation.TokensBarrenShare, t.Share(progress.StateBarren))
-	attrs.PutDouble(annotation.TokensStuckShare, t.Share(progress.StateStuck))
-	attrs.PutDouble(annotation.TokensWaitingShare, t.Share(progress.StateWaiting))
+	for _, s := range tokenShares {
+		if share := t.Share(s.state); share > 0 {
+			attrs.PutDouble(s.key, share)
+		}
+	}
+}
+
+// tokenShares are the states whose share of a run's tokens the root span states, and their keys.
+var tokenShares = []struct {
+	state progress.State
+	key   string
+}{
+	{progress.StateBarren, annotation.TokensBarrenShare},
+	{progress.StateStuck, annotation.TokensStuckShare},
+	{progress.StateWaiting, annotation.TokensWaitingShare},
+}
+
+// tokenAttributes is how many attributes annotateTokens writes.
+func tokenAttributes(t *progress.Spend) int {
+	if t.Total() == 0 {
+		return 0
+	}
+	n := 3
+	for _, s := range tokenShares {
+		n += count(t.ByState[s.state] > 0)
+	}
+	return n
 }
 
 // reserve makes room for n more attributes at once: each Put past the capacity would copy every

@@ -36,7 +36,7 @@ var (
 	finishLabels  = []string{"stop", "tool_calls", "length", "content_filter", "error", "other", "unknown", "empty"}
 	progressKinds = []string{"true", "false", "unknown"}
 	toolOutcomes  = []string{"ok", "failed"}
-	// tokenDirections are the directions of a model call's tokens, in the order tokenSeries indexes.
+	// tokenDirections are the directions of a model call's tokens (tokenInput...).
 	tokenDirections = []string{"input", "output", "cached_input"}
 )
 
@@ -54,10 +54,11 @@ func labelsOf[T ~string](values []T) []string {
 	return out
 }
 
-// Indexes into progressKinds and toolOutcomes.
+// Indexes into progressKinds, toolOutcomes and tokenDirections.
 const (
 	stepProgress, stepBarren, stepUnjudged = 0, 1, 2
 	callOK, callFailed                     = 0, 1
+	tokenInput, tokenOutput, tokenCached   = 0, 1, 2
 )
 
 // finishIndex and outcomeIndex find a reply's finish and a run's outcome among the label values, with
@@ -117,7 +118,7 @@ type agentCounters struct {
 	// label is {gen_ai.agent.name: name}, for the histograms.
 	label                          metric.MeasurementOption
 	steps, stuck, finished, models []series
-	// tokens are the token counters by state and direction: tokens[state*3+direction].
+	// tokens are the token counters by state and direction: tokens[state*len(tokenDirections)+direction].
 	tokens []series
 	// calls are the tool-call counters by tool label (max_tool_names, then "other").
 	calls map[string][]series
@@ -187,9 +188,9 @@ func countModel(agent *agentCounters, c progress.ModelCall, v progress.ModelVerd
 	// A call without usage adds nothing: its series stay where they are.
 	if t := c.Tokens; t.Total() > 0 {
 		tokens := agent.tokens[int(v.State)*len(tokenDirections):]
-		tokens[0].n.Add(t.Input)
-		tokens[1].n.Add(t.Output)
-		tokens[2].n.Add(t.CachedInput)
+		tokens[tokenInput].n.Add(t.Input)
+		tokens[tokenOutput].n.Add(t.Output)
+		tokens[tokenCached].n.Add(t.CachedInput)
 	}
 }
 
