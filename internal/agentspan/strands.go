@@ -41,9 +41,13 @@ var strands = Convention{
 	AgentName:    genAI.AgentName,
 	RunID:        genAI.RunID,
 	FinishReason: genAI.FinishReason,
-	// Strands writes Bedrock Converse's usage as it comes: inputTokens, and the cache apart from it in
-	// its own cache_read_input_tokens and cache_write_input_tokens (testdata/formats/genai/
-	// strands-events.traces.json); its invoke_agent span repeats the sum of its chats and is not read.
+	// Strands writes its model's usage as Bedrock Converse's TokenUsage gives it: inputTokens as
+	// input_tokens and prompt_tokens, and cacheReadInputTokens and cacheWriteInputTokens apart from it
+	// in its own cache_read_input_tokens and cache_write_input_tokens (strands-agents/sdk-python,
+	// src/strands/telemetry/tracer.py: end_model_invoke_span, _add_optional_usage_and_metrics_attributes);
+	// Converse counts the cache apart from inputTokens, as the Anthropic API it fronts does. Its
+	// invoke_agent span repeats the sum of its chats (testdata/formats/genai/strands-events.traces.json)
+	// and is not read.
 	Usage: &Usage{
 		Input: genAIUsage.Input, Output: genAIUsage.Output,
 		CacheRead:          []string{"gen_ai.usage.cache_read_input_tokens"},
