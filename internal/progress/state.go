@@ -24,7 +24,8 @@ import (
 // Summary read); tools (each tool's last outcome, in least-recently-used order); states (the seen
 // states, oldest first); waits (each wait's key, tool, start, last poll and flags, in table order:
 // eviction picks the least recently polled); seen (the exact table's fingerprints, or the filters'
-// bits and counts).
+// bits and counts); lastStep and tokens (the state a model call is counted in, and the tokens the run
+// spent in each state, which its end annotates).
 //
 // Not saved: cfg, which is the Config the decoder is given (a restart may change the tools'
 // policies, and the run follows the new ones); window, derived from cfg.LoopWindow; seen.forgotten,
@@ -72,6 +73,11 @@ func (r *Run) Encode(e *statecodec.Encoder) {
 		e.Uint(uint64(w.flags))
 	}
 	r.seen.encode(e)
+	e.Uint(uint64(r.lastStep))
+	t := &r.tokens
+	for _, n := range append([]int64{t.Input, t.Output, t.CachedInput, t.SinceProgress}, t.ByState[:]...) {
+		e.Int(n)
+	}
 }
 
 // DecodeRun reads a run Encode wrote, to be judged under cfg (nil: the defaults, as NewRun). It
@@ -122,10 +128,24 @@ func DecodeRun(d *statecodec.Decoder, cfg *Config) *Run {
 		w.flags = uint8(bounded(d, "wait flags", uint64(waitActive|waitTerminal)))
 	}
 	r.seen.decode(d)
+	r.lastStep = uint8(bounded(d, "latest step", uint64(lastUnjudged)))
+	t := &r.tokens
+	for _, n := range append([]*int64{&t.Input, &t.Output, &t.CachedInput, &t.SinceProgress}, pointers(t.ByState[:])...) {
+		*n = d.Int()
+	}
 	if d.Err() != nil {
 		return nil
 	}
 	return r
+}
+
+// pointers are the addresses of counts' elements, to decode into.
+func pointers(counts []int64) []*int64 {
+	out := make([]*int64, len(counts))
+	for i := range counts {
+		out[i] = &counts[i]
+	}
+	return out
 }
 
 // bounded reads a Uint and fails the decoder when it is past max.

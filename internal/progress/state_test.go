@@ -28,7 +28,8 @@ func savedRunScript() []moment {
 		s := s
 		out = append(out, moment{step: &s})
 		if i%3 == 2 {
-			out = append(out, moment{model: &ModelCall{Start: s.Start, Finish: finishes[i%4], Empty: i%5 == 0, EmptyKnown: true}})
+			out = append(out, moment{model: &ModelCall{Start: s.Start, Finish: finishes[i%4], Empty: i%5 == 0, EmptyKnown: true,
+				Tokens: Tokens{Input: int64(900 + i), Output: int64(40 + i%7), CachedInput: int64(i % 3 * 100)}}})
 		}
 	}
 	at := 400.0
@@ -37,6 +38,11 @@ func savedRunScript() []moment {
 		step := s.at(at).Step
 		out = append(out, moment{step: &step})
 	}
+	// A step whose result could not be read, and a model call after it, counted unjudged.
+	unread := call("search_docs", `{"q":"unread"}`, "")
+	unread.Unread = true
+	add(unread)
+	out = append(out, moment{model: &ModelCall{Finish: FinishToolCalls, Tokens: Tokens{Input: 700, Output: 20}}})
 	// A reply cut off and its continuation; a pause between two searches.
 	out = append(out, moment{model: &ModelCall{Finish: FinishLength}}, moment{model: &ModelCall{Finish: FinishStop}})
 	pause := call("sleep", `{"seconds":5}`, "")
@@ -128,6 +134,9 @@ func TestDecodedRunJudgesAsTheOriginal(t *testing.T) {
 				t.Fatalf("saved after %d moments: moment %d judged %s, the original %s", n, n+i+1, got[i], want[i])
 			}
 		}
+		if a, b := restored.Spent(), original.Spent(); a != b {
+			t.Fatalf("saved after %d moments: spent %+v, the original %+v", n, a, b)
+		}
 		for _, e := range []Ending{{}, {Abandoned: true}, {RootFailed: true}, {Duration: time.Hour, Budget: time.Minute}} {
 			if a, b := fmt.Sprintf("%+v", restored.End(e)), fmt.Sprintf("%+v", original.End(e)); a != b {
 				t.Fatalf("saved after %d moments: ends %s, the original %s", n, a, b)
@@ -148,6 +157,8 @@ func TestSavedRunScriptFillsTheState(t *testing.T) {
 			"cut off": r.calls.flags&afterCut != 0, "continuation": r.calls.continuations > 0, "empty": r.calls.empties > 0,
 			"tools": len(r.tools) > 0, "states": len(r.states) > 1, "waits": len(r.waits) > 0,
 			"plan": r.hasPlan, "goal": r.hasDist, "exact seen": r.seen.small.n > 0, "two filters": r.seen.old != nil,
+			"tokens": r.tokens.Total() > 0, "tokens since progress": r.tokens.SinceProgress > 0,
+			"waiting": r.lastStep == lastWaiting, "unjudged": r.lastStep == lastUnjudged,
 		} {
 			reached[part] = reached[part] || ok
 		}
