@@ -34,7 +34,8 @@ import (
 
 var storageID = component.MustNewID("file_storage")
 
-// storageConfig is the seed manifest with its runs kept on the file_storage extension.
+// storageConfig is seedConfig (the reference agents' manifest) with its runs kept on the
+// file_storage extension.
 func storageConfig() *Config {
 	cfg := seedConfig()
 	cfg.Storage = &storageID
@@ -91,8 +92,8 @@ func marshal(t *testing.T, td ptrace.Traces) string {
 	return string(b)
 }
 
-// The case: a docs run with two barren steps before a restart and three after is stuck where
-// it is without the restart. Every span of both batches leaves annotated exactly as from a processor
+// A restart between barren steps: a docs run with two barren steps before a restart and three after
+// is stuck where it is without the restart. Every span of both batches leaves annotated exactly as from a processor
 // that never stopped, and the run ends the same; without storage, the restart forgets the count and
 // the run is never stuck. With a logs pipeline beside the traces one, the two share the runs: the first
 // to start loads them, the last to stop saves them.

@@ -21,7 +21,7 @@ import (
 	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
-// agentguard's runs across a restart of the built collector (issue 36, tests b and d): the docs run,
+// agentguard's runs across a restart of the built collector: the docs run,
 // which reads the same pages again and again, with two barren steps before a SIGTERM and the rest after
 // it, judged with its runs on file_storage and without; and a damaged saved value.
 

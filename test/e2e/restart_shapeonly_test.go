@@ -18,7 +18,7 @@ import (
 	"github.com/agentotel/agentotel/test/internal/collectortest"
 )
 
-// shapeonly's memory across a restart of the built collector (issue 36, tests b and d): a SIGTERM
+// shapeonly's memory across a restart of the built collector: a SIGTERM
 // between a data-class tool span and the model call that shows its result, with the memory kept on
 // file_storage and without; and a damaged state, in the value and in the file.
 
