@@ -11,7 +11,11 @@
 // still running finds it closed.
 package sharedcomponent
 
-import "sync"
+import (
+	"context"
+	"errors"
+	"sync"
+)
 
 // Map holds one V per key, counted by its users.
 type Map[K comparable, V any] struct {
@@ -57,4 +61,22 @@ func (m *Map[K, V]) Release(key K) (last bool) {
 	}
 	delete(m.byKey, key)
 	return true
+}
+
+// Len is how many keys hold a V: what a test reads to see that every user released its share.
+func (m *Map[K, V]) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.byKey)
+}
+
+// Made returns p, made from a V acquired before, or, when err says p could not be made, calls release
+// (p's shutdown, which gives back its share) and returns the error: a component the collector never
+// got is never shut down, and must not keep the V alive.
+func Made[P any](p P, err error, release func(context.Context) error) (P, error) {
+	if err != nil {
+		var zero P
+		return zero, errors.Join(err, release(context.Background()))
+	}
+	return p, nil
 }

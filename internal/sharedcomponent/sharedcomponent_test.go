@@ -4,6 +4,7 @@
 package sharedcomponent
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -44,4 +45,19 @@ func TestCreateErrorHoldsNothing(t *testing.T) {
 	v, err := m.Acquire(id, func() (int, error) { return 7, nil })
 	require.NoError(t, err)
 	assert.Equal(t, 7, v, "a failed creation left nothing behind")
+}
+
+// TestMadeReleasesOnlyOnError: a component made is returned as it is; one that could not be made is
+// not, and its release runs, its error joined to the one that stopped it.
+func TestMadeReleasesOnlyOnError(t *testing.T) {
+	released := 0
+	release := func(context.Context) error { released++; return errors.New("release") }
+	v, err := Made(7, nil, release)
+	require.NoError(t, err)
+	assert.Equal(t, 7, v)
+	assert.Zero(t, released)
+	_, err = Made(7, errors.New("made"), release)
+	assert.ErrorContains(t, err, "made")
+	assert.ErrorContains(t, err, "release")
+	assert.Equal(t, 1, released)
 }

@@ -39,13 +39,14 @@ func (f *factory) processorFactory() processor.Factory {
 // Annotating adds attributes and events to the spans and records it judges.
 var mutates = processorhelper.WithCapabilities(consumer.Capabilities{MutatesData: true})
 
-// acquire returns the guard of a configuration, made by its first processor, and the options that
-// start it and release it when its last processor shuts down.
-func (f *factory) acquire(set processor.Settings, cfg component.Config) (*guard, []processorhelper.Option, error) {
+// acquire returns the guard of a configuration, made by its first processor, the options that start
+// it and release it when its last processor shuts down, and the release itself, for a processor that
+// could not be made.
+func (f *factory) acquire(set processor.Settings, cfg component.Config) (*guard, []processorhelper.Option, func(context.Context) error, error) {
 	c := cfg.(*Config)
 	g, err := f.guards.Acquire(c, func() (*guard, error) { return newGuard(set, c) })
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	release := func(ctx context.Context) error {
 		if f.guards.Release(c) {
@@ -53,23 +54,25 @@ func (f *factory) acquire(set processor.Settings, cfg component.Config) (*guard,
 		}
 		return nil
 	}
-	return g, []processorhelper.Option{mutates, processorhelper.WithStart(g.start), processorhelper.WithShutdown(release)}, nil
+	return g, []processorhelper.Option{mutates, processorhelper.WithStart(g.start), processorhelper.WithShutdown(release)}, release, nil
 }
 
 func (f *factory) createTraces(ctx context.Context, set processor.Settings, cfg component.Config, next consumer.Traces) (processor.Traces, error) {
-	g, opts, err := f.acquire(set, cfg)
+	g, opts, release, err := f.acquire(set, cfg)
 	if err != nil {
 		return nil, err
 	}
 	g.traces.Store(true)
-	return processorhelper.NewTraces(ctx, set, cfg, next, g.processTraces, opts...)
+	tp, err := processorhelper.NewTraces(ctx, set, cfg, next, g.processTraces, opts...)
+	return sharedcomponent.Made(tp, err, release)
 }
 
 func (f *factory) createLogs(ctx context.Context, set processor.Settings, cfg component.Config, next consumer.Logs) (processor.Logs, error) {
-	g, opts, err := f.acquire(set, cfg)
+	g, opts, release, err := f.acquire(set, cfg)
 	if err != nil {
 		return nil, err
 	}
 	g.logs.Store(true)
-	return processorhelper.NewLogs(ctx, set, cfg, next, g.processLogs, opts...)
+	lp, err := processorhelper.NewLogs(ctx, set, cfg, next, g.processLogs, opts...)
+	return sharedcomponent.Made(lp, err, release)
 }

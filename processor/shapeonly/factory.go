@@ -42,7 +42,8 @@ func (f *factory) createTraces(ctx context.Context, set processor.Settings, cfg 
 	if err != nil {
 		return nil, err
 	}
-	return processorhelper.NewTraces(ctx, set, cfg, next, p.processTraces, mutates, processorhelper.WithStart(p.start), processorhelper.WithShutdown(p.shutdown))
+	tp, err := processorhelper.NewTraces(ctx, set, cfg, next, p.processTraces, mutates, processorhelper.WithStart(p.start), processorhelper.WithShutdown(p.shutdown))
+	return sharedcomponent.Made(tp, err, p.shutdown)
 }
 
 func (f *factory) createLogs(ctx context.Context, set processor.Settings, cfg component.Config, next consumer.Logs) (processor.Logs, error) {
@@ -50,5 +51,6 @@ func (f *factory) createLogs(ctx context.Context, set processor.Settings, cfg co
 	if err != nil {
 		return nil, err
 	}
-	return processorhelper.NewLogs(ctx, set, cfg, next, p.processLogs, mutates, processorhelper.WithStart(p.start), processorhelper.WithShutdown(p.shutdown))
+	lp, err := processorhelper.NewLogs(ctx, set, cfg, next, p.processLogs, mutates, processorhelper.WithStart(p.start), processorhelper.WithShutdown(p.shutdown))
+	return sharedcomponent.Made(lp, err, p.shutdown)
 }
