@@ -7,8 +7,8 @@
 // A Registry holds the conventions. Each built-in convention is one file of this package declaring how
 // it marks its spans and where it writes a tool call's name, id, arguments and result, its transcripts,
 // the agent name, the run id and the finish reason; users declare more in configuration (Declared).
-// docs/conventions.md lists them, with what each is read for, and TestConventionsDocumented keeps that
-// list and the registry the same. Recognize turns a span, span event or log record into one View.
+// docs/conventions.md lists them, with what each is read for; it is generated from Builtin (package
+// conventionsdoc), and make check-generate fails when it is not current. Recognize turns a span, span event or log record into one View.
 //
 // Beyond the View, it reads what a record carries:
 //   - tool calls' arguments and results, opened from the envelope a convention wraps them in, a

@@ -54,9 +54,10 @@ func chatIn(trace pcommon.TraceID, messages string, extra map[string]any) ptrace
 	return inTrace(spans(a), trace)
 }
 
-// TestForgottenTracesFailClosed is the flood of issue 36, scaled down: max_traces data-class traces and
-// 100 more, then a transcript in each of the first 100 that shows only the tool's response. Their
-// traces were forgotten by capacity; each response must still be withheld.
+// TestForgottenTracesFailClosed is test/e2e's TestForgottenTracesThroughTheCollector scaled down:
+// max_traces data-class traces and 100 more, then a transcript in each of the first 100 that shows
+// only the tool's response. Their traces were forgotten by capacity; each response must still be
+// withheld.
 func TestForgottenTracesFailClosed(t *testing.T) {
 	const maxTraces = 200
 	h := newHarness(t, func(c *Config) { byName(c); c.MaxTraces = maxTraces })

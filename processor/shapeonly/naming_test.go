@@ -173,7 +173,7 @@ func TestRecordWithheldWholeIsShapedOnce(t *testing.T) {
 }
 
 // BenchmarkNamesWithin is the check of every span no convention claims for a data-class tool's name in
-// its values (valuenames.go), over the spans of the LlamaIndex run in testdata/formats/genai: its step
+// its values (namesShapedToolWithin, naming.go), over the spans of the LlamaIndex run in testdata/formats/genai: its step
 // and chat spans, whose events hold the messages and the tool's output, name find_customer in JSON
 // documents and Python reprs. records/op counts the spans that name it.
 func BenchmarkNamesWithin(b *testing.B) {

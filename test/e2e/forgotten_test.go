@@ -26,7 +26,7 @@ import (
 // customerRecord is what find_customer returns in the flood: every value but the status is withheld.
 const customerRecord = `{"customer_id":"cus_88421907","name":"Jane Roe-Whitfield","email":"jane.roe@example-mail.test","status":"active"}`
 
-// TestForgottenTracesThroughTheCollector is issue 36's measurement of forgetting: max_traces traces of
+// TestForgottenTracesThroughTheCollector measures forgetting: max_traces traces of
 // one find_customer call each and 100 more, so the first 100 are forgotten, then in each of those 100
 // traces a model call whose transcript shows only the tool's response. Every response must be withheld:
 // the traces' ids are kept past forgetting, so their later batches are walked and a result whose call
