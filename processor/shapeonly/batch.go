@@ -116,7 +116,7 @@ func newBatch(p *shapeOnly) *batch {
 	b.values.b = b
 	b.values.remembered = map[rememberedText]struct{}{}
 	b.values.shaped = map[textKey]shapedValue{}
-	b.values.shapedAt = map[rawAt]shapedValue{}
+	b.values.shapedAt = map[zerocopy.At]shapedValue{}
 	return b
 }
 

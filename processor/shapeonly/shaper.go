@@ -4,8 +4,6 @@
 package shapeonly
 
 import (
-	"unsafe"
-
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
@@ -33,7 +31,7 @@ type valueShaper struct {
 	// shapedAt finds a value shaped before by where its bytes are: a transcript's copy of a result is
 	// handed over as its original's bytes (agentspan passes copies over by comparing them), and is
 	// known again without hashing them.
-	shapedAt map[rawAt]shapedValue
+	shapedAt map[zerocopy.At]shapedValue
 	// listed is what shaping the last raw value withheld; shapedLeaves keeps it for each value in
 	// shaped, so that remembering a value does not read it again.
 	listed       countsonly.Leaves
@@ -70,14 +68,6 @@ func (s *valueShaper) listingOf(done shapedValue) listing {
 	return listing{leaves: s.shapedLeaves[done.leavesFrom:done.leavesTo], complete: done.listed}
 }
 
-// rawAt is where a value's bytes are.
-type rawAt struct {
-	data *byte
-	n    int
-}
-
-func rawAtOf(b []byte) rawAt { return rawAt{data: unsafe.SliceData(b), n: len(b)} }
-
 // rememberedText is a text remembered for an owner.
 type rememberedText struct {
 	owner agentspan.Owner
@@ -93,7 +83,7 @@ func (s *valueShaper) remember(owner agentspan.Owner, json bool, text []byte) {
 		s.rememberKeyed(owner, keyOf(false, text), text, listing{})
 		return
 	}
-	if done, shaped := s.shapedAt[rawAtOf(text)]; shaped {
+	if done, shaped := s.shapedAt[zerocopy.AtOf(text)]; shaped {
 		s.rememberKeyed(owner, done.key, text, s.listingOf(done))
 		return
 	}
@@ -172,7 +162,7 @@ func (s *valueShaper) ShapeJSON(dst, raw []byte, owner agentspan.Owner, r withho
 // shapeOnce returns what shaping a raw value gave, shaping it if it was not shaped before in the batch.
 // raw is a record's own bytes, which do not change while the batch is shaped.
 func (s *valueShaper) shapeOnce(raw []byte) shapedValue {
-	at := rawAtOf(raw)
+	at := zerocopy.AtOf(raw)
 	if done, ok := s.shapedAt[at]; ok {
 		return done
 	}
