@@ -18,19 +18,8 @@ const MaxDocumentLevels = 3
 // functions, Anthropic's and MCP's tools, Haystack's.
 var definitionKeys = []string{"description", "parameters", "input_schema", "inputSchema", "parametersJsonSchema", "json_schema"}
 
-// A Reader says whether a value's text names one of a Set's tools, reading the documents it holds.
-// What names one:
-//
-//   - a string that is the name alone, spaces aside, or one token (no space, quote or bracket) holding
-//     it as a word (crm.find_customer, a path, a URL): a member's value in a JSON document (or a Python
-//     dict's repr) the text is or holds, at any depth and in documents stringified inside it, through
-//     their escapes;
-//   - the name quoted in a string that is no document ('calling "find_customer"').
-//
-// What does not: prose that mentions a tool unquoted; a longer word (find_customer_report); a list of
-// names (["find_customer", "get_weather"], a tool list); an object that defines a tool, with a
-// description or a parameter schema beside its name. An SDK's model call lists the tools it may call;
-// only a value that names one as a call or its result is the tool's.
+// A Reader says whether a value's text names one of a Set's tools, reading the documents it holds, by
+// the rule of docs/design.md#1-recognition-internalagentspan ("What names a tool in a text").
 //
 // A Reader keeps the buffers escapes and documents are decoded into; it is not safe for concurrent use.
 type Reader struct {

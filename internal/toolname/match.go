@@ -66,7 +66,7 @@ const (
 // holdsWord reports whether text holds name as a word: at some place neither the character before it
 // nor the one after continues a name (a letter, a digit, '_' or '-'; see boundary). A name that begins
 // or ends with another character needs no boundary there; an empty name is nowhere. The rule is
-// docs/design.md's, section 3, "Which data is withheld".
+// docs/design.md#1-recognition-internalagentspan's, "What names a tool in a text".
 func holdsWord(text []byte, name string, b boundary) bool {
 	if name == "" {
 		return false

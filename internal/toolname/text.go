@@ -27,9 +27,8 @@ func (s *Set) IsName(text []byte) bool {
 }
 
 // InName reports whether a name (of a span, an attribute, an event), normalised (Normal), holds one of
-// the Set's names as a word, compared as tool names are: "find_customer", "tool_call find_customer" (as Spring AI 1.x
-// names a tool's span), "Tool: find_customer", "find_customer.run", "GET /crm/find_customer". A word
-// is not part of a longer one: "find_customer_report" does not name find_customer.
+// the Set's names as a word, as docs/design.md#1-recognition-internalagentspan defines one ("What names
+// a tool in a text").
 func (s *Set) InName(name string) bool {
 	n := zerocopy.Bytes(name)
 	for _, tool := range s.list {

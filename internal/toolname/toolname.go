@@ -4,30 +4,13 @@
 // Package toolname says whether a text names a tool of a set: alone, as a word, quoted, inside a JSON
 // or Python document, through escapes (a Set's IsName, InName, Token and Quoted, and a Reader's
 // Names), and which configured tool a tool name in telemetry names: the name itself, or the name
-// behind a namespace that MCP clients and agent frameworks put in front of it (Resolve). It is plain
-// Go over bytes and strings; the processors walk their pdata and ask it.
+// behind a namespace that MCP clients and agent frameworks put in front of it, as in
+// mcp__crm__find_customer (Resolve, and Split for a client that joins server and tool with nothing
+// between). It is plain Go over bytes and strings; the processors walk their pdata and ask it.
 //
-// A user configures the tool they wrote, find_customer; the agent's telemetry names it the way its
-// client does: mcp__crm__find_customer (Claude Code), mcp_crm_find_customer (Gemini CLI),
-// crm__find_customer, CRM-find_customer (Semantic Kernel's plugin-function), crm.find_customer,
-// crm/find_customer, crm:find_customer. Names compare as the processors compare tool names: ASCII and
-// Unicode letters folded to lower case, surrounding space trimmed.
-//
-// # The namespace rule
-//
-// A name names configured tool T when it is T, or when it ends with T right after a namespace: a
-// non-empty prefix that ends in "__" (but "mcp__" alone, which names no server), "-", ".", "/" or ":",
-// or, for a name that starts with "mcp_" and one underscore, any prefix "mcp_<server>_" with a
-// non-empty server (Gemini CLI's form, which cannot say where a server's name ends). A name that is itself configured names itself
-// (an exact name wins); otherwise the longest configured T it ends with names it, so find_customer
-// wins over customer for mcp__crm__find_customer. A name that only contains T elsewhere
-// (find_customer_report, find_customers) names no tool.
-//
-// # What it cannot see
-//
-// A client that joins server and tool with nothing between (Codex writes mcp__<server> and the tool's
-// name as one word, with the server in an attribute of its own) needs the server to split the name:
-// Split does that when the caller has it.
+// Both rules, with their examples and limits, are stated once, in
+// docs/design.md#1-recognition-internalagentspan ("A configured tool is found behind a namespace" and
+// "What names a tool in a text").
 package toolname
 
 import (
@@ -82,7 +65,8 @@ func (s *Set) Len() int { return len(s.list) }
 // Names are the Set's names, normalised and sorted; the caller must not change them.
 func (s *Set) Names() []string { return s.list }
 
-// Resolve returns the configured name a tool name names (normalised), and whether one does.
+// Resolve returns the configured name a tool name names (normalised), and whether one does: the name
+// itself, or else the longest configured name it ends with right after a namespace.
 func (s *Set) Resolve(name string) (string, bool) {
 	n := Normal(name)
 	if _, ok := s.names[n]; ok {
