@@ -16,7 +16,7 @@ import (
 // Attribute names carry data when an SDK keys a map by its values or flattens a record into
 // attributes named by them. The content search renames a name that holds a withheld value; on a
 // trace past its fingerprint bound every name that could hold one is renamed. The rules are in
-// docs/design.md.
+// docs/design.md#5-then-content-internalfingerprint-processorshapeonly.
 
 // unknownName reports whether an attribute's name, whose search rule is rule, is one the search reads:
 // a name a convention or the configuration defines (a flattened transcript's fields among them), or

@@ -255,8 +255,8 @@ func (b *batch) decide() {
 			}
 			// A tool call its convention does not name is named by its span, as a span no convention
 			// reads as a call is; one whose span's name says nothing either (GenAI's bare execute_tool)
-			// may be any tool's: while any tool is data-class it is withheld as one (docs/design.md,
-			// section 4).
+			// may be any tool's: while any tool is data-class it is withheld as one
+			// (docs/design.md#4-structure-first-internalagentspan-processorshapeonly).
 			named := r.tool != "" && b.p.toolShaped([]byte(r.tool), b.now) ||
 				r.tool == "" && (b.p.namesShapedTool(r.name) || agentspan.NamesNoTool(r.name) && b.AnyShaped())
 			r.dc = r.classed || wrapped || named || b.CallShaped(r.owner, []byte(r.callID))

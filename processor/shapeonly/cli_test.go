@@ -23,7 +23,7 @@ import (
 // call's arguments that copy a value of it, Gemini CLI's traces of one run each its own), in either
 // order of the two pipelines; and nothing changes outside customer data, in the runs that carry none
 // too, but where a Gemini CLI span value cut at 10,000 characters is no longer JSON: a transcript that
-// cannot be read is withheld whole (docs/design.md, section 4).
+// cannot be read is withheld whole (docs/design.md#4-structure-first-internalagentspan-processorshapeonly).
 func TestCodingAgentCLIs(t *testing.T) {
 	truncated := "a Gemini CLI span value cut at 10,000 characters (...[TRUNCATED: original length N]) is no longer JSON, and is withheld whole"
 	withheldToo := map[string][]string{

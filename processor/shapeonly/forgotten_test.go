@@ -18,7 +18,8 @@ import (
 
 // A trace or run that carried data-class data and was forgotten to stay within a bound is kept as an
 // id in the memory's forgotten set: a later batch of it is walked, and a result in it that cannot be
-// attributed to a call of a tool that is not data-class is withheld (memory.go, docs/design.md section 4).
+// attributed to a call of a tool that is not data-class is withheld (memory.go,
+// docs/design.md#4-structure-first-internalagentspan-processorshapeonly).
 
 // floodTrace is trace i of a flood: one find_customer call, call_<i>, returning a customer record.
 func floodTrace(i int) pcommon.TraceID {

@@ -62,7 +62,8 @@ type batchSeen struct {
 var knownIssues = map[string]string{
 	"TestFormatTranscriptsAlone/genai/mastra": "limit: in mastra-workflow the record's only other copy is the next " +
 		"workflow step's input, which is no transcript: without the data-class step's own span nothing says it is " +
-		"customer data (docs/design.md, section 5, what still cannot be caught)",
+		"customer data (docs/design.md#5-then-content-internalfingerprint-processorshapeonly, what still " +
+		"cannot be caught)",
 }
 
 // TestFormatPayloads runs every privacy case of testdata/formats through one shapeonly (traces and logs

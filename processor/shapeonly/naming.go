@@ -16,10 +16,10 @@ import (
 // ("tool.execute", "ToolCall") and name the tool only in an attribute of its own,
 // {"mysdk.tool_name": "find_customer"}, or inside a document it writes,
 // {"tool":"find_customer","result":{..}}. Such a record carries that tool's data: it is withheld whole
-// and remembered (docs/design.md, section 3). What names a tool in a value is internal/toolname's
-// rule (toolname.Reader); here a record's attributes, events and body are read with it, and an
-// attribute's, map key's or event's name holding a data-class tool as a word names it too
-// (tool.find_customer.output).
+// and remembered (docs/design.md#3-which-data-is-withheld-processorshapeonly). What names a tool in a
+// value is internal/toolname's rule (toolname.Reader, docs/design.md#1-recognition-internalagentspan);
+// here a record's attributes, events and body are read with it, and an attribute's, map key's or
+// event's name holding a data-class tool as a word names it too (tool.find_customer.output).
 
 // namesShapedTool reports whether a name (of a span no convention reads as a tool or model call, of a
 // tool call its convention names no tool of, of a log record, an attribute or an event) holds a

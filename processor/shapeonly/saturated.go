@@ -15,7 +15,8 @@ import (
 
 // A trace or run past its fingerprint bound (max_fingerprints_per_trace) no longer remembers what it
 // withholds, so any later string of it could be a copy: the search fails closed, and withholds its
-// records whole (docs/design.md, section 5). What stays is what keptSaturated keeps.
+// records whole (docs/design.md#5-then-content-internalfingerprint-processorshapeonly). What stays is
+// what keptSaturated keeps.
 
 // withholdSpan withholds what a span of a saturated trace carries, whole: every value but what
 // keptSaturated keeps, its name, status message, events (but agentguard's stuck event) and links.

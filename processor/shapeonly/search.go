@@ -18,7 +18,8 @@ import (
 // withheld something (in this batch or an earlier one) is searched for what was withheld, whatever
 // format holds it: attributes at any depth, span names, status messages, events, links, log bodies,
 // and the resource and scope attributes around them. Values under kept keys, and the ids users group
-// and search by, are left alone. The rules are in docs/design.md.
+// and search by, are left alone. The rules are in
+// docs/design.md#5-then-content-internalfingerprint-processorshapeonly.
 
 // contentSearch searches one batch's values for the fingerprints of what their owners withheld, and
 // redacts what it finds. It belongs to one batch; matched counts what it redacted.

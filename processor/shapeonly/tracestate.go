@@ -14,7 +14,7 @@ import (
 
 // A W3C trace state ("vendor=value,...") is propagation data, but any string can ride in it. A
 // member is dropped rather than rewritten: "[withheld]" would not be a valid one. The rules are in
-// docs/design.md.
+// docs/design.md#5-then-content-internalfingerprint-processorshapeonly.
 
 // traceState drops the members of a W3C trace state ("vendor=value,...") that hold a withheld value:
 // "[withheld]" would not be a valid member, and the others still propagate as they were. When what is

@@ -23,7 +23,7 @@ import (
 // (compared as tool names are, case-insensitively), or holds an escape that could spell one. Other
 // traces' records are only checked, so that a transcript that cannot be read is still withheld whole:
 // walking them would find only calls and results of tools that are not data-class, which withhold
-// nothing. The rule is in docs/design.md, section 4.
+// nothing. The rule is in docs/design.md#4-structure-first-internalagentspan-processorshapeonly.
 
 // maxNamesSearched bounds the data-class tool names searched for in a trace's strings; with more
 // (tools learnt from many span attributes), every trace is walked.

@@ -13,8 +13,9 @@ import (
 )
 
 // A data-class record is withheld whole: a tool's span, a wrapper that declares its class, a record
-// that names a data-class tool in its values (docs/design.md, section 3). What shaping it withholds is
-// remembered, so the content search finds it again elsewhere (section 5), for the record's owner, or
+// that names a data-class tool in its values (docs/design.md#3-which-data-is-withheld-processorshapeonly).
+// What shaping it withholds is remembered, so the content search finds it again elsewhere
+// (docs/design.md#5-then-content-internalfingerprint-processorshapeonly), for the record's owner, or
 // for nobody on a trace past its fingerprint bound.
 
 // rememberFor is whom shaping remembers what it withholds for: an owner of the batch, or nobody.

@@ -9,7 +9,7 @@
 // and changes nothing. Here a Policy decides which calls are data-class and a Shaper reduces their
 // payloads to their shape; Resolve matches each result to its call, wherever in the batch the call was,
 // and Apply writes what the Shaper gave back into the records' attributes and bodies. The rules it
-// follows are in docs/design.md, section 4.
+// follows are in docs/design.md#4-structure-first-internalagentspan-processorshapeonly.
 package withhold
 
 import (
