@@ -65,7 +65,8 @@ type Config struct {
 	_ struct{}
 }
 
-// ToolConfig is one tool's entry in the manifest: how its calls are judged (docs/design.md, section 6).
+// ToolConfig is one tool's entry in the manifest: how its calls are judged
+// (docs/design.md#6-progress-internalprogress-internaldigest).
 type ToolConfig struct {
 	// Kind is read, write or wait.
 	Kind string `mapstructure:"kind"`

@@ -24,8 +24,9 @@ import (
 	"github.com/agentotel/agentotel/processor/agentguard/internal/metadatatest"
 )
 
-// seedConfig is the manifest of the reference agents (docs/design.md, section 6): the deploy agent's build poll is a declared wait, edit_file a
-// write whose state is the file's sha.
+// seedConfig is the manifest of the reference agents
+// (docs/design.md#6-progress-internalprogress-internaldigest): the deploy agent's build poll is a
+// declared wait, edit_file a write whose state is the file's sha.
 func seedConfig() *Config {
 	cfg := createDefaultConfig()
 	cfg.Tools = map[string]ToolConfig{

@@ -31,7 +31,8 @@ func (g *guard) judge(ctx context.Context, batch map[runKey]*runBatch, buf *buff
 	var t tally
 	for _, rb := range batch {
 		// A run that is its trace is found by its trace id: its steps and model calls do not repeat its
-		// name (docs/design.md, section 8). A run named by an attribute spans traces, so each says it.
+		// name (docs/design.md#8-run-identity-processoragentguard-processorshapeonly). A run named by
+		// an attribute spans traces, so each says it.
 		nameRun := rb.key.attr != "" || rb.late
 		for i := range rb.events {
 			e := &rb.events[i]

@@ -14,7 +14,7 @@ import (
 // requests: the results each adds since the one before are its steps (agentspan.RequestReader). The
 // requests of a run whose tool spans carry their results are not read, but for the calls whose span
 // could not be read (held pending by the ledger): their results are in the next request. The rule is
-// in docs/design.md, section 6.
+// in docs/design.md#6-progress-internalprogress-internaldigest.
 
 // readsRequests reports whether a run's requests are read for its steps: it holds steps waiting for
 // their result, or no tool call of it could be read so far. It runs under the run state's lock.

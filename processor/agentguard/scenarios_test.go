@@ -13,7 +13,7 @@ import (
 )
 
 // TestSeedScenarios runs every agentgen scenario, in every convention, through the processor and
-// checks the verdict docs/design.md (section 6) gives it.
+// checks the verdict docs/design.md#6-progress-internalprogress-internaldigest gives it.
 func TestSeedScenarios(t *testing.T) {
 	for _, conv := range agentgen.Conventions() {
 		for _, scenario := range agentgen.Scenarios() {
