@@ -46,7 +46,8 @@ type Run struct {
 	ID, Agent, Scenario string
 	Expect              string // "healthy" or "stuck"
 	ExpectReason        string // "" or the stuck reason a detector should give
-	// ExpectOutcome is how the run ended (docs/design.md, "How a run ended"): answered, cut_off,
+	// ExpectOutcome is how the run ended
+	// (docs/design.md#7-how-a-run-ended-internalprogress-internalagentspanreplygo): answered, cut_off,
 	// empty, failed, over_budget or stuck. It assumes the configuration Expect does, and a
 	// run_budget of ExpectBudget (0: none).
 	ExpectOutcome string

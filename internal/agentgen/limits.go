@@ -9,8 +9,9 @@ import (
 )
 
 // The soft-limit scenarios: runs that end on one of the limits an agent loop
-// lands softly (docs/design.md, "How a run ended"), each a healthy run whose
-// outcome is what is tested. Their tool calls make progress, so none is stuck.
+// lands softly (docs/design.md#7-how-a-run-ended-internalprogress-internalagentspanreplygo),
+// each a healthy run whose outcome is what is tested. Their tool calls make
+// progress, so none is stuck.
 
 // incident is what the cut-off scenarios report on: one get_incident call, then
 // a report longer than the output limit.

@@ -17,7 +17,8 @@ const (
 	reasonAlternation   = "alternation"
 	reasonCycle         = "cycle"
 
-	// How a run ended, as docs/design.md names the outcomes.
+	// How a run ended, as docs/design.md#7-how-a-run-ended-internalprogress-internalagentspanreplygo
+	// names the outcomes.
 	answered   = "answered"
 	cutOff     = "cut_off"
 	empty      = "empty"

@@ -18,7 +18,8 @@ import (
 // mlflow.message.format names) and its response. A function is named in mlflow.spanFunctionName, and
 // its span after it unless the application names the span. With MLFLOW_ENABLE_OTEL_GENAI_SEMCONV the
 // export writes GenAI's keys instead and no mlflow.* key, which the GenAI convention reads (its tool
-// spans are then all named execute_tool, with no tool name: docs/design.md, section 4).
+// spans are then all named execute_tool, with no tool name:
+// docs/design.md#4-structure-first-internalagentspan-processorshapeonly).
 var mlflowTracing = Convention{
 	Name: "mlflow",
 	Claim: func(s Span) (Role, bool) {

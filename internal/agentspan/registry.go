@@ -108,8 +108,8 @@ type flatTranscript struct {
 
 // Builtin returns the conventions that ship with agentotel, in the order they claim spans: the more
 // specific first, so that a convention writing GenAI keys beside its own claims its spans before genai
-// does (docs/design.md, "One registry of conventions"). docs/conventions.md#claim-order is generated
-// from this list.
+// does (docs/design.md#1-recognition-internalagentspan, "One registry of conventions").
+// docs/conventions.md#claim-order is generated from this list.
 func Builtin() []*Convention {
 	return []*Convention{&claudeCode, &geminiCLI, &codex, &googleADK, &mastra, &strands, &springAI, &pydanticAI, &langSmith, &logfireAgents, &anthropicSDK, &openLLMetry, &genAI, &openInference, &vercelAI, &langfuse, &genkit, &haystack, &mlflowTracing}
 }

@@ -17,7 +17,7 @@ import (
 // document's walk starts afresh and what an element records depends only on the elements before it.
 // So the later array takes the calls, results and texts of the shared elements from the earlier one,
 // and is walked only past them: each model call's transcript costs its new messages, not the whole
-// run so far. The rule is in docs/design.md, section 4.
+// run so far. The rule is in docs/design.md#4-structure-first-internalagentspan-processorshapeonly.
 
 // walkedArray is a transcript array walked whole, up to where its last element ends.
 type walkedArray struct {

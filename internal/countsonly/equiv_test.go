@@ -15,8 +15,9 @@ import (
 	"testing"
 )
 
-// The reference implementation: countsOnly as docs/design.md (section 2) defines it, written the slow, obvious way over
-// encoding/json, with a Token walk so that key order survives decoding.
+// The reference implementation: countsOnly as docs/design.md#2-countsonly-internalcountsonly defines
+// it, written the slow, obvious way over encoding/json, with a Token walk so that key order survives
+// decoding.
 
 // member and object keep an object's keys in document order, which map[string]any would lose.
 type member struct {
@@ -85,7 +86,8 @@ func holdsDocument(v string) bool {
 	return (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(v))
 }
 
-// countsOnly is the definition in docs/design.md, section 2; underKey is false only for the top-level value.
+// countsOnly is the definition in docs/design.md#2-countsonly-internalcountsonly; underKey is false
+// only for the top-level value.
 func countsOnly(v any, key string, underKey bool, kept func(string) bool, st *Stats) any {
 	switch v := v.(type) {
 	case []any:

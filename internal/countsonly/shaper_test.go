@@ -49,7 +49,7 @@ func TestAppendJSON(t *testing.T) {
 		want  string
 		stats Stats
 	}{
-		// The examples in docs/design.md, section 2.
+		// The examples in docs/design.md#2-countsonly-internalcountsonly.
 		{"seed search result",
 			`{"query":"acme corp","rows":[{"name":"Ada","email":"ada@example.com"},{"name":"Bob"}],"total":2}`,
 			`{"query":"acme corp","rows":"[2 withheld]","total":2}`, Stats{Arrays: 1}},

@@ -72,7 +72,8 @@ func (g *Growing) Valid(doc []byte) bool {
 // they resume at SharedPrefix. Validation and the transcript walk must resume in a known lexer state,
 // just past an element: they resume at SharesElements' end. Each consumer keeps what it found in the
 // earlier string (clean or not, the hits, the walk's records) beside it, since what it may skip depends
-// on what it found there. The rule is in docs/design.md, section 4.
+// on what it found there. The rule is in
+// docs/design.md#4-structure-first-internalagentspan-processorshapeonly.
 
 // SharedPrefix is how many bytes text shares with the string its attribute held before, prev, as a
 // transcript shares them with the one before it: all of prev but its last byte (the closing bracket),

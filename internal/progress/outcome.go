@@ -10,7 +10,7 @@ import (
 
 // The soft limits a run meets, read from its model calls and tool steps: how often a reply was cut off
 // at the output limit, continued, or empty, how often a tool failed, and how the run ended. The rules
-// are in docs/design.md ("How a run ended").
+// are in docs/design.md#7-how-a-run-ended-internalprogress-internalagentspanreplygo.
 
 // Finish is why a model call stopped, as the recognition layer normalised it.
 type Finish uint8
@@ -131,8 +131,8 @@ type Summary struct {
 	Rounds, CutOffs, Continuations, EmptyReplies int
 	ToolFailures, JudgedSteps, UnjudgedSteps     int
 	// TurnEfficiency is max(0, 1-(rounds-1)*0.2): 1 for a run answered in one model call, 0.2 less for
-	// each further round trip (docs/design.md, section 7); NaN when the run made no model call
-	// agentguard saw.
+	// each further round trip (docs/design.md#7-how-a-run-ended-internalprogress-internalagentspanreplygo);
+	// NaN when the run made no model call agentguard saw.
 	TurnEfficiency float64
 	// Tokens is what the run's model calls cost, by the state the run was in (tokens.go).
 	Tokens Spend

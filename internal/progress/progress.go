@@ -4,7 +4,8 @@
 // Package progress is the per-run state machine of the agentguard processor:
 // fed one run's tool steps in start-time order, it says for each step whether
 // the run made progress and whether the run is stuck, and why. The rules are
-// stated, with their reasons and limits, in docs/design.md section 6.
+// stated, with their reasons and limits, in
+// docs/design.md#6-progress-internalprogress-internaldigest.
 //
 // # Progress
 //

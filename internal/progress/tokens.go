@@ -5,8 +5,8 @@ package progress
 
 // What a run's model calls cost, by what the run was doing when it made them. The state of a model
 // call is the run's after the steps before it: a run spends its tokens deciding what to do after
-// its latest result, so those tokens belong to that result's verdict (docs/design.md, section 7,
-// "What a run cost").
+// its latest result, so those tokens belong to that result's verdict
+// (docs/design.md#7-how-a-run-ended-internalprogress-internalagentspanreplygo, "What a run cost").
 
 // State is what a run was doing when it made a model call.
 type State uint8
