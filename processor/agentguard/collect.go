@@ -164,17 +164,9 @@ func (b *buffers) release() {
 func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 	spans := buf.seen[:0]
 	var traceRuns map[pcommon.TraceID]string
-	// A resource's spans come one after another: its service name is read once, when the walk
-	// reaches its first span.
-	var (
-		resource pcommon.Resource
-		res      pcommon.Map
-		service  string
-	)
+	var resources resourceReader
 	for where, span := range walk.Spans(td) {
-		if where.Resource != resource {
-			resource, res, service = where.Resource, where.Resource.Attributes(), serviceName(where.Resource)
-		}
+		res, service := resources.read(where.Resource)
 		root := span.ParentSpanID().IsEmpty()
 		v := g.registry.Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: span.Name(), Attrs: span.Attributes(), Root: root})
 		// A root span ends its trace's run, and may name its agent; a convention whose traces do not
@@ -182,14 +174,7 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 		if v.Role == agentspan.RoleOther && (!root || v.Convention != nil && len(v.Convention.RunKey) > 0) {
 			continue
 		}
-		kind := eventTool
-		switch v.Role {
-		case agentspan.RoleModel:
-			kind = eventModel
-		case agentspan.RoleRequest:
-			kind = eventRequest
-		}
-		spans = append(spans, seen{carrier: spanCarrier(span), trace: span.TraceID(), res: res, service: service, view: v, root: root, kind: kind})
+		spans = append(spans, seen{carrier: spanCarrier(span), trace: span.TraceID(), res: res, service: service, view: v, root: root, kind: kindOf(v.Role)})
 		if attr, byConvention := g.runAttr(span.Attributes(), res, v); attr != "" {
 			spans[len(spans)-1].attr, spans[len(spans)-1].idles = attr, byConvention
 			if traceRuns == nil {
@@ -200,6 +185,34 @@ func (g *guard) collect(td ptrace.Traces, buf *buffers) map[runKey]*runBatch {
 	}
 	buf.seen = spans
 	return g.group(buf, traceRuns)
+}
+
+// kindOf is the event a span or record of role makes, for the span walk and the record walk alike: a
+// model call, a model call's request, or else a tool call.
+func kindOf(role agentspan.Role) eventKind {
+	switch role {
+	case agentspan.RoleModel:
+		return eventModel
+	case agentspan.RoleRequest:
+		return eventRequest
+	}
+	return eventTool
+}
+
+// resourceReader reads the resource a walk is in. A resource's spans, or its log records, come one
+// after another, so its attributes and service name are read once, when the walk reaches its first.
+type resourceReader struct {
+	resource pcommon.Resource
+	attrs    pcommon.Map
+	service  string
+}
+
+// read returns the attributes and the service name of r, the resource of the span or record at hand.
+func (rr *resourceReader) read(r pcommon.Resource) (pcommon.Map, string) {
+	if r != rr.resource {
+		rr.resource, rr.attrs, rr.service = r, r.Attributes(), serviceName(r)
+	}
+	return rr.attrs, rr.service
 }
 
 func serviceName(r pcommon.Resource) string {

@@ -32,15 +32,9 @@ func (g *guard) collectLogs(ld plog.Logs, buf *buffers) map[runKey]*runBatch {
 	var traceRuns map[pcommon.TraceID]string
 	var requests map[requestKey]int // index into kept of the request's event
 	var grouped [][]plog.LogRecord  // each request's records, in batch order
-	var (
-		resource pcommon.Resource
-		res      pcommon.Map
-		service  string
-	)
+	var resources resourceReader
 	for where, lr := range walk.Logs(ld) {
-		if where.Resource != resource {
-			resource, res, service = where.Resource, where.Resource.Attributes(), serviceName(where.Resource)
-		}
+		res, service := resources.read(where.Resource)
 		attrs := lr.Attributes()
 		trace := lr.TraceID()
 		name := agentspan.RecordName(lr)
@@ -52,14 +46,10 @@ func (g *guard) collectLogs(ld plog.Logs, buf *buffers) map[runKey]*runBatch {
 			s.kind, s.choice, s.view = eventModel, true, agentspan.View{Role: agentspan.RoleModel}
 		default:
 			s.view = g.registry.Recognize(agentspan.Span{Scope: where.Scope.Name(), Name: name, Attrs: attrs})
-			switch s.view.Role {
-			case agentspan.RoleOther:
+			if s.view.Role == agentspan.RoleOther {
 				continue
-			case agentspan.RoleModel:
-				s.kind = eventModel
-			case agentspan.RoleRequest:
-				s.kind = eventRequest
 			}
+			s.kind = kindOf(s.view.Role)
 		}
 		s.attr, s.idles = g.runAttr(attrs, res, s.view)
 		if trace.IsEmpty() && s.attr == "" {
