@@ -8,7 +8,8 @@
 // range-over-func iterators, so a caller says what it does with a span, not how to find it.
 //
 // A walk that works per scope or per resource (counting a scope's spans, say, or keeping or dropping
-// a whole resource) is a different job and keeps its own loops.
+// a whole resource) is a different job and keeps its own loops; Resource, Scope and Slice let it write
+// them once for both signals.
 package walk
 
 import (

@@ -13,6 +13,7 @@ import (
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
 	"github.com/agentotel/agentotel/internal/fingerprint"
+	"github.com/agentotel/agentotel/internal/walk"
 )
 
 // The batch's last step walks what it shaped for the content search (search.go), in one walk for spans
@@ -102,31 +103,10 @@ func (b *batch) searchLogs(ld plog.Logs) {
 	searchEach(b, ld.ResourceLogs(), plog.ResourceLogs.ScopeLogs, plog.ScopeLogs.LogRecords, (*batch).searchLog)
 }
 
-// resourceContainer and scopeContainer are ResourceSpans and ResourceLogs, ScopeSpans and ScopeLogs:
-// what they describe, and the schema URL the search may withhold.
-type resourceContainer interface {
-	Resource() pcommon.Resource
-	SchemaUrl() string
-	SetSchemaUrl(string)
-}
-
-type scopeContainer interface {
-	Scope() pcommon.InstrumentationScope
-	SchemaUrl() string
-	SetSchemaUrl(string)
-}
-
-// slice is a pdata slice of either signal. The walk indexes it rather than ranging over its All
-// iterator: an iterator's closures, through a generic function, cost allocations per batch.
-type slice[T any] interface {
-	Len() int
-	At(int) T
-}
-
 // searchEach is the one walk of the content search for both signals: record i of the batch is searched
 // when its owner withheld something, then each scope and each resource with what the owners of the
-// records under it withheld.
-func searchEach[R resourceContainer, S scopeContainer, Rec any, Resources slice[R], Scopes slice[S], Records slice[Rec]](
+// records under it withheld, the schema URLs included.
+func searchEach[R walk.Resource, S walk.Scope, Rec any, Resources walk.Slice[R], Scopes walk.Slice[S], Records walk.Slice[Rec]](
 	b *batch, resources Resources, scopes func(R) Scopes, records func(S) Records, search func(*batch, *record, *owner, Rec),
 ) {
 	i := 0
