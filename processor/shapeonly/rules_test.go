@@ -14,9 +14,11 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/countsonly"
+	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadatatest"
 )
 
 // The customer record these tests hide, and its values of 8 bytes or more.
@@ -307,6 +309,33 @@ func TestContentInNamesAndPropagation(t *testing.T) {
 	assert.Equal(t, "1.0+[withheld]", outSL.Scope().Version())
 	assert.Equal(t, "https://schemas.example/[withheld]", outSL.SchemaUrl())
 	assert.Equal(t, "https://schemas.example/[withheld]", outRL.SchemaUrl())
+}
+
+// TestTextOnlyRepeatCountsItsRecord: a span whose name or status message, or a log record whose event
+// name or severity text, is the only place a withheld value repeats is shaped all the same, and
+// records_shaped counts it.
+func TestTextOnlyRepeatCountsItsRecord(t *testing.T) {
+	h := newHarness(t, byName)
+	trace := pcommon.TraceID{14}
+	td := inTrace(spans(customerSpan("find_customer", nil), map[string]any{"name": "reply to " + janeName}, map[string]any{"name": "lookup"}), trace)
+	spanAt(td, 2).Status().SetMessage("lookup failed for " + janeEmail)
+	out := h.run(td)
+	assert.Equal(t, "reply to [withheld]", spanAt(out, 1).Name())
+	assert.Equal(t, "lookup failed for [withheld]", spanAt(out, 2).Status().Message())
+	// The tool call's span, and each of the two.
+	metadatatest.AssertEqualProcessorShapeonlyRecordsShaped(t, h.tel, []metricdata.DataPoint[int64]{{Value: 3}}, metricdatatest.IgnoreTimestamp())
+
+	ld := plog.NewLogs()
+	records := ld.ResourceLogs().AppendEmpty().ScopeLogs().AppendEmpty().LogRecords()
+	named, severe := records.AppendEmpty(), records.AppendEmpty()
+	named.SetTraceID(trace)
+	named.SetEventName("crm.lookup " + janeEmail)
+	severe.SetTraceID(trace)
+	severe.SetSeverityText("INFO " + janeName)
+	outRecords := h.runLogs(ld).ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
+	assert.Equal(t, "crm.lookup [withheld]", outRecords.At(0).EventName())
+	assert.Equal(t, "INFO [withheld]", outRecords.At(1).SeverityText())
+	metadatatest.AssertEqualProcessorShapeonlyRecordsShaped(t, h.tel, []metricdata.DataPoint[int64]{{Value: 5}}, metricdatatest.IgnoreTimestamp())
 }
 
 // TestContentInURLs: a value copied into a URL is found through its escapes, percent-encoded or with
