@@ -137,16 +137,12 @@ func (b *batch) searchSpan(r *record, o *owner, span ptrace.Span) {
 		b.withholdSpan(r, span)
 	}
 	c := &b.content
-	if c.record(r, o.sets) {
-		r.shaped = true
-	}
-	if name, ok := c.text(o.sets, span.Name()); ok {
+	r.shaped = c.record(r, o.sets) || r.shaped
+	if name, ok := b.searchText(r, o, span.Name()); ok {
 		span.SetName(name)
-		r.shaped = true
 	}
-	if msg, ok := c.text(o.sets, span.Status().Message()); ok {
+	if msg, ok := b.searchText(r, o, span.Status().Message()); ok {
 		span.Status().SetMessage(msg)
-		r.shaped = true
 	}
 	r.shaped = c.traceState(span.TraceState(), o.sets) || r.shaped
 	for _, link := range span.Links().All() {
@@ -161,18 +157,24 @@ func (b *batch) searchLog(r *record, o *owner, lr plog.LogRecord) {
 	if o.saturated {
 		b.withholdLog(r, lr)
 	}
-	c := &b.content
-	if c.record(r, o.sets) {
-		r.shaped = true
-	}
-	if name, ok := c.text(o.sets, lr.EventName()); ok {
+	r.shaped = b.content.record(r, o.sets) || r.shaped
+	if name, ok := b.searchText(r, o, lr.EventName()); ok {
 		lr.SetEventName(name)
-		r.shaped = true
 	}
-	if severity, ok := c.text(o.sets, lr.SeverityText()); ok {
+	if severity, ok := b.searchText(r, o, lr.SeverityText()); ok {
 		lr.SetSeverityText(severity)
+	}
+}
+
+// searchText searches one of a record's plain strings (a name, a status message, a severity text) for
+// what its owner withheld, for spans and log records alike: a string the search redacts shapes the
+// record.
+func (b *batch) searchText(r *record, o *owner, s string) (string, bool) {
+	out, ok := b.content.text(o.sets, s)
+	if ok {
 		r.shaped = true
 	}
+	return out, ok
 }
 
 // searchResource searches a resource's attributes for what the owners of the records under it
