@@ -210,9 +210,15 @@ type resourceReader struct {
 // read returns the attributes and the service name of r, the resource of the span or record at hand.
 func (rr *resourceReader) read(r pcommon.Resource) (pcommon.Map, string) {
 	if r != rr.resource {
-		rr.resource, rr.attrs, rr.service = r, r.Attributes(), serviceName(r)
+		rr.enter(r)
 	}
 	return rr.attrs, rr.service
+}
+
+// enter reads r, the resource the walk has just reached; kept apart from read so that read, called for
+// every span and record, is inlined.
+func (rr *resourceReader) enter(r pcommon.Resource) {
+	rr.resource, rr.attrs, rr.service = r, r.Attributes(), serviceName(r)
 }
 
 func serviceName(r pcommon.Resource) string {
