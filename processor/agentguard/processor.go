@@ -157,17 +157,19 @@ func policyOf(cfg *Config) *progress.Config {
 const unknownAgent = "unknown"
 
 func (g *guard) processTraces(ctx context.Context, td ptrace.Traces) (ptrace.Traces, error) {
-	buf := g.buffers.Get().(*buffers)
-	defer g.buffers.Put(buf)
-	defer buf.release()
-	g.judge(ctx, g.collect(td, buf), buf)
-	return td, nil
+	return process(ctx, g, td, (*guard).collect)
 }
 
 func (g *guard) processLogs(ctx context.Context, ld plog.Logs) (plog.Logs, error) {
+	return process(ctx, g, ld, (*guard).collectLogs)
+}
+
+// process judges the runs of one batch of either signal, grouped by collect, and passes the batch on
+// annotated. Its buffers come from the pool and go back to it released, once per batch.
+func process[B any](ctx context.Context, g *guard, batch B, collect func(*guard, B, *buffers) map[runKey]*runBatch) (B, error) {
 	buf := g.buffers.Get().(*buffers)
 	defer g.buffers.Put(buf)
 	defer buf.release()
-	g.judge(ctx, g.collectLogs(ld, buf), buf)
-	return ld, nil
+	g.judge(ctx, collect(g, batch, buf), buf)
+	return batch, nil
 }
