@@ -4,7 +4,6 @@
 package agentguard
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,15 +15,11 @@ import (
 
 	"github.com/agentotel/agentotel/internal/agentspan"
 	"github.com/agentotel/agentotel/internal/confighint/confighinttest"
-	"github.com/agentotel/agentotel/processor/agentguard/internal/metadata"
 )
 
 func loadConfig(t *testing.T, name string) *Config {
 	t.Helper()
-	cfg, err := confighinttest.Decode(t, NewFactory(), filepath.Join("testdata", "config.yaml"),
-		component.NewIDWithName(metadata.Type, name).String())
-	require.NoError(t, err)
-	return cfg.(*Config)
+	return confighinttest.Load[*Config](t, NewFactory(), name)
 }
 
 func TestDefaultConfig(t *testing.T) {

@@ -4,7 +4,6 @@
 package shapeonly
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,15 +13,11 @@ import (
 	"go.opentelemetry.io/collector/confmap"
 
 	"github.com/agentotel/agentotel/internal/confighint/confighinttest"
-	"github.com/agentotel/agentotel/processor/shapeonly/internal/metadata"
 )
 
 func loadConfig(t *testing.T, name string) *Config {
 	t.Helper()
-	cfg, err := confighinttest.Decode(t, NewFactory(), filepath.Join("testdata", "config.yaml"),
-		component.NewIDWithName(metadata.Type, name).String())
-	require.NoError(t, err)
-	return cfg.(*Config)
+	return confighinttest.Load[*Config](t, NewFactory(), name)
 }
 
 func TestDefaultConfigIsTheSeed(t *testing.T) {

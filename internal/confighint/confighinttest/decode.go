@@ -6,6 +6,7 @@
 package confighinttest
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,6 +30,16 @@ func Decode(t testing.TB, factory component.Factory, file, key string) (componen
 	}
 	cfg := factory.CreateDefaultConfig()
 	return cfg, sub.Unmarshal(&cfg)
+}
+
+// Load decodes the settings of factory's component named name ("" for the unnamed one) from
+// testdata/config.yaml, where a component's tests keep its example configuration, as the collector
+// does, and fails t when they do not decode.
+func Load[C component.Config](t testing.TB, factory component.Factory, name string) C {
+	t.Helper()
+	cfg, err := Decode(t, factory, filepath.Join("testdata", "config.yaml"), component.NewIDWithName(factory.Type(), name).String())
+	require.NoError(t, err)
+	return cfg.(C)
 }
 
 // Mistakes decodes the settings at key of a config file the collector must refuse, and returns the
