@@ -116,17 +116,11 @@ func Build() (dashboard.Dashboard, error) {
 	b.WithPanel(share(nextID(), "Barren-step share by agent", exprBarrenShare, "{{gen_ai_agent_name}}", barrenThreshold).
 		Description(fmt.Sprintf("Share of each agent's judged tool calls that brought nothing new (progress=\"false\"); unjudged steps are left out. AgentBarrenStepsHigh fires above %.0f%% over 15 minutes, for 15 minutes, with at least 20 judged steps.", barrenThreshold*100)).
 		Span(12).Height(8))
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Steps by verdict").
+	b.WithPanel(lines(nextID(), "Steps by verdict",
+		query("A", exprStepsByVerdict, "progress={{progress}}"),
+		query("B", exprPollsExempt, "exempt polls")).
 		Description("Tool calls per second, by agentguard's verdict: progress=true (something new, exempt polls included), false (barren) or unknown (unjudged: no convention could read the result), and the polls of declared wait tools exempted from the loop and no-progress checks.").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprStepsByVerdict, "progress={{progress}}")).
-		WithTarget(query("B", exprPollsExempt, "exempt polls")).
 		Unit("ops").
-		Min(0).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(12).Height(8))
 
 	b.WithPanel(stat.NewPanelBuilder().
@@ -141,15 +135,8 @@ func Build() (dashboard.Dashboard, error) {
 		ReduceOptions(common.NewReduceDataOptionsBuilder().Calcs([]string{"lastNotNull"})).
 		Orientation(common.VizOrientationAuto).
 		Span(6).Height(8))
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Active runs over time").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprActiveRuns, "active runs")).
+	b.WithPanel(lines(nextID(), "Active runs over time", query("A", exprActiveRuns, "active runs")).
 		Unit("short").
-		Min(0).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(18).Height(8))
 
 	b.WithPanel(events(nextID(), "agentguard run-state evictions by reason", exprRunsEvicted, "{{reason}}").
@@ -195,60 +182,35 @@ func Build() (dashboard.Dashboard, error) {
 		Tooltip(heatmap.NewHeatmapTooltipBuilder().Mode(common.TooltipDisplayModeSingle).YHistogram(true)).
 		ShowLegend().
 		Span(12).Height(8))
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Model rounds per run by agent").
+	b.WithPanel(lines(nextID(), "Model rounds per run by agent",
+		query("A", exprRoundsMedian, "{{gen_ai_agent_name}} median"),
+		query("B", exprRoundsP90, "{{gen_ai_agent_name}} p90")).
 		Description("Median and 90th percentile of the model calls per run, over the runs each agent finished in the past hour (interpolated within run_rounds' buckets: 1 to 6, 8, 10, 15, 20, 30, 50).").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprRoundsMedian, "{{gen_ai_agent_name}} median")).
-		WithTarget(query("B", exprRoundsP90, "{{gen_ai_agent_name}} p90")).
 		Unit("short").
-		Min(0).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(12).Height(8))
 
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Mean turn efficiency by agent").
+	b.WithPanel(lines(nextID(), "Mean turn efficiency by agent",
+		query("A", exprTurnEfficiency, "{{gen_ai_agent_name}}"),
+		query("B", exprTurnEfficiencyDayBefore, "{{gen_ai_agent_name}} (day before)")).
 		Description(fmt.Sprintf("Mean of max(0, 1 - (rounds - 1) * 0.2) over the runs each agent finished in the past hour, beside its mean over the day before that: 1 is one model call per run, each extra call costs 0.2, six or more score 0. AgentTurnEfficiencyDropped fires when the hour falls more than %.1f below the day before, for 15 minutes, with at least 20 runs in each.", turnEfficiencyDropStep)).
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprTurnEfficiency, "{{gen_ai_agent_name}}")).
-		WithTarget(query("B", exprTurnEfficiencyDayBefore, "{{gen_ai_agent_name}} (day before)")).
 		Unit("none").
 		Decimals(2).
-		Min(0).
 		Max(1).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(12).Height(8))
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Run duration by agent").
+	b.WithPanel(lines(nextID(), "Run duration by agent",
+		query("A", exprDurationMedian, "{{gen_ai_agent_name}} median"),
+		query("B", exprDurationP90, "{{gen_ai_agent_name}} p90")).
 		Description("Median and 90th percentile of the wall-clock time of the runs each agent finished in the past hour (interpolated within run_duration's buckets). Compare with run_budget when runs end over_budget.").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprDurationMedian, "{{gen_ai_agent_name}} median")).
-		WithTarget(query("B", exprDurationP90, "{{gen_ai_agent_name}} p90")).
 		Unit("s").
-		Min(0).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(12).Height(8))
 
 	b.WithRow(dashboard.NewRowBuilder("What runs cost (agentguard)").Id(nextID()))
 
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Tokens by state per agent").
+	b.WithPanel(lines(nextID(), "Tokens by state per agent", query("A", exprTokensByState, "{{gen_ai_agent_name}} / {{state}}")).
 		Description("Tokens per second of each agent's model calls, stacked by the state the run was in when it made the call: progress (its latest judged step made progress, or none was judged yet), waiting (its latest step polled something still in progress), barren (its no-progress counter above zero), stuck (in a stuck episode), unjudged (its latest step could not be read). Input, cached input and output together.").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprTokensByState, "{{gen_ai_agent_name}} / {{state}}")).
 		Unit("short").
-		Min(0).
 		Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal)).
 		FillOpacity(40).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(16).Height(8))
 	b.WithPanel(ranking(nextID(), "Top wasting agents", exprTopWasting, "{{gen_ai_agent_name}}").
 		Description("The ten agents whose model calls spent the most tokens while their runs were stuck or barren, over the dashboard's time range.").
@@ -256,56 +218,29 @@ func Build() (dashboard.Dashboard, error) {
 	b.WithPanel(share(nextID(), "Tokens spent stuck or barren, share by agent", exprTokensWasted, "{{gen_ai_agent_name}}", tokensWastedThreshold).
 		Description(fmt.Sprintf("Share of each agent's tokens in the past hour spent on model calls made while the run was stuck or barren. AgentTokensWasted fires above %.0f%%, for 15 minutes, with at least 100,000 tokens in the hour.", tokensWastedThreshold*100)).
 		Span(12).Height(8))
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Tokens by direction").
+	b.WithPanel(lines(nextID(), "Tokens by direction", query("A", exprTokensByDirection, "{{direction}}")).
 		Description("Tokens per second of every agent's model calls: input (not served by the provider's cache), cached_input (read from it, priced apart) and output. To turn them into money, see docs/alerting.md#tokens-into-money.").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprTokensByDirection, "{{direction}}")).
 		Unit("short").
-		Min(0).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(12).Height(8))
 
 	b.WithRow(dashboard.NewRowBuilder("Shaping (shapeonly)").Id(nextID()))
 
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Values withheld").
+	b.WithPanel(lines(nextID(), "Values withheld",
+		query("A", exprValuesWithheld, "values withheld"),
+		query("B", exprRecordsShaped, "records shaped")).
 		Description("Strings and arrays replaced by a placeholder per second (values withheld whole included), and spans and log records with at least one value withheld.").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprValuesWithheld, "values withheld")).
-		WithTarget(query("B", exprRecordsShaped, "records shaped")).
 		Unit("ops").
-		Min(0).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(12).Height(8))
 	b.WithPanel(events(nextID(), "Shaping failures (values withheld whole)", exprValuesFailed, "values failed").
 		Description("Values that could not be shaped (malformed, too deep or too large) and were withheld whole: ShapeonlyShapingFailures.").
 		Span(12).Height(8))
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Values found by content").
+	b.WithPanel(lines(nextID(), "Values found by content", query("A", exprContentMatches, "content matches")).
 		Description("Values withheld per second because they repeated, verbatim or escaped, a value withheld earlier in their trace or run: found by content, where no tool-call id or format pointed at them. Part of \"values withheld\".").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprContentMatches, "content matches")).
 		Unit("ops").
-		Min(0).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(12).Height(8))
-	b.WithPanel(timeseries.NewPanelBuilder().
-		Id(nextID()).
-		Title("Fingerprints held").
+	b.WithPanel(lines(nextID(), "Fingerprints held", query("A", exprFingerprints, "{{instance}}")).
 		Description("Fingerprints of withheld values that shapeonly holds to find them again, per collector (bounded by max_fingerprints; past it the oldest traces and runs are forgotten, reason fingerprints below).").
-		Datasource(datasourceRef()).
-		WithTarget(query("A", exprFingerprints, "{{instance}}")).
 		Unit("short").
-		Min(0).
-		Legend(legend()).
-		Tooltip(tooltip()).
 		Span(12).Height(8))
 	b.WithPanel(events(nextID(), "shapeonly memory evictions by reason", exprMemoryEvicted, "{{reason}}").
 		Description("Remembered traces, runs and learnt tool names forgotten: age (memory_ttl, housekeeping), capacity (max_traces reached) or fingerprints (max_fingerprints reached); the last two raise ShapeonlyMemoryAtCapacity.").
@@ -327,21 +262,30 @@ func Render() ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// events is a bar chart of a count per interval.
-func events(id uint32, title, expr, legendFormat string) *timeseries.PanelBuilder {
-	return timeseries.NewPanelBuilder().
+// lines is a time series of targets, from zero, with the dashboard's legend and tooltip: what every
+// graph here starts from, events and share included.
+func lines(id uint32, title string, targets ...*prometheus.DataqueryBuilder) *timeseries.PanelBuilder {
+	p := timeseries.NewPanelBuilder().
 		Id(id).
 		Title(title).
 		Datasource(datasourceRef()).
-		WithTarget(query("A", expr, legendFormat)).
-		Unit("short").
 		Min(0).
+		Legend(legend()).
+		Tooltip(tooltip())
+	for _, t := range targets {
+		p.WithTarget(t)
+	}
+	return p
+}
+
+// events is a bar chart of a count per interval.
+func events(id uint32, title, expr, legendFormat string) *timeseries.PanelBuilder {
+	return lines(id, title, query("A", expr, legendFormat)).
+		Unit("short").
 		Decimals(0).
 		DrawStyle(common.GraphDrawStyleBars).
 		FillOpacity(80).
-		Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal)).
-		Legend(legend()).
-		Tooltip(tooltip())
+		Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal))
 }
 
 // ranking is a horizontal bar per series of an instant query.
@@ -360,13 +304,8 @@ func ranking(id uint32, title, expr, legendFormat string) *bargauge.PanelBuilder
 
 // share is a line per series of a share between 0 and 1, with its alert's threshold dashed in red.
 func share(id uint32, title, expr, legendFormat string, threshold float64) *timeseries.PanelBuilder {
-	return timeseries.NewPanelBuilder().
-		Id(id).
-		Title(title).
-		Datasource(datasourceRef()).
-		WithTarget(query("A", expr, legendFormat)).
+	return lines(id, title, query("A", expr, legendFormat)).
 		Unit("percentunit").
-		Min(0).
 		Max(1).
 		Thresholds(dashboard.NewThresholdsConfigBuilder().
 			Mode(dashboard.ThresholdsModeAbsolute).
@@ -374,9 +313,7 @@ func share(id uint32, title, expr, legendFormat string, threshold float64) *time
 				{Value: nil, Color: "green"},
 				{Value: cog.ToPtr(threshold), Color: "red"},
 			})).
-		ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeDashed)).
-		Legend(legend()).
-		Tooltip(tooltip())
+		ThresholdsStyle(common.NewGraphThresholdsStyleConfigBuilder().Mode(common.GraphThresholdsStyleModeDashed))
 }
 
 func query(refID, expr, legendFormat string) *prometheus.DataqueryBuilder {
