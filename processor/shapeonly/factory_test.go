@@ -4,12 +4,9 @@
 package shapeonly
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"go.opentelemetry.io/collector/consumer/consumertest"
-	"go.opentelemetry.io/collector/processor/processortest"
 
 	"github.com/agentotel/agentotel/internal/sharedcomponent"
 	"github.com/agentotel/agentotel/internal/sharedcomponent/sharedcomponenttest"
@@ -21,12 +18,6 @@ import (
 // configuration gets a fresh one and the last to shut down can close it.
 func TestFailedProcessorReleasesTheMemory(t *testing.T) {
 	f := &factory{memories: sharedcomponent.NewMap[*Config, *memory]()}
-	cfg := createDefaultConfig()
-	set := processortest.NewNopSettings(metadata.Type)
-	set.TelemetrySettings = sharedcomponenttest.FailHelper(set.TelemetrySettings)
-	_, err := f.createTraces(context.Background(), set, cfg, consumertest.NewNop())
-	require.Error(t, err)
-	_, err = f.createLogs(context.Background(), set, cfg, consumertest.NewNop())
-	require.Error(t, err)
+	sharedcomponenttest.FailToMake(t, metadata.Type, createDefaultConfig(), f.createTraces, f.createLogs)
 	require.Zero(t, f.memories.Len(), "a processor that was never made still holds the memory")
 }

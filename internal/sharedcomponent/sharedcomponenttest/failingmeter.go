@@ -6,9 +6,15 @@
 package sharedcomponenttest
 
 import (
+	"context"
 	"errors"
+	"testing"
 
+	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/consumer/consumertest"
+	"go.opentelemetry.io/collector/processor"
+	"go.opentelemetry.io/collector/processor/processortest"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/metric/noop"
 )
@@ -17,11 +23,18 @@ import (
 // obsreport, at collector v0.161.0): failing it fails them, after the factory made its processor.
 const helperCounter = "otelcol_processor_incoming_items"
 
-// FailHelper returns settings whose meter refuses processorhelper's first counter and gives every other
-// instrument, the processor's own among them, as a no-op one.
-func FailHelper(set component.TelemetrySettings) component.TelemetrySettings {
+// FailToMake asks traces and logs, a factory's two create functions, for a processor of cfg each,
+// with settings whose meter refuses processorhelper's first counter and gives every other instrument,
+// the processor's own among them, as a no-op one; it requires both to fail. The caller then checks
+// that its factory holds no state for cfg.
+func FailToMake(t testing.TB, typ component.Type, cfg component.Config, traces processor.CreateTracesFunc, logs processor.CreateLogsFunc) {
+	t.Helper()
+	set := processortest.NewNopSettings(typ)
 	set.MeterProvider = failingProvider{}
-	return set
+	_, err := traces(context.Background(), set, cfg, consumertest.NewNop())
+	require.Error(t, err, "the traces processor")
+	_, err = logs(context.Background(), set, cfg, consumertest.NewNop())
+	require.Error(t, err, "the logs processor")
 }
 
 type failingProvider struct{ noop.MeterProvider }
