@@ -20,13 +20,6 @@ func TestUnmarshalDecodesAsBefore(t *testing.T) {
 		func(c *plainConfig) any { return (*Config)(c) })
 }
 
-// mistakes decodes testdata/mistakes/<name>.yaml as the collector does and returns the lines it
-// reports.
-func mistakes(t *testing.T, name string) []string {
-	t.Helper()
-	return confighinttest.Mistakes(t, NewFactory(), filepath.Join("testdata", "mistakes", name+".yaml"), "processors::agentguard")
-}
-
 func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
 	assert.Equal(t, []string{
 		"max_wait: unknown key here; did you mean tools::<name>::max_wait? Valid keys here: no_progress_limit, loop_window, " +
@@ -37,7 +30,7 @@ func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
 			"terminal_values, max_wait, min_interval",
 		"tools::get_build_status::min_intervl: unknown key; did you mean min_interval?",
 		"conventions[0]::match::atribute: unknown key; did you mean attribute?",
-	}, mistakes(t, "unknown_keys"))
+	}, confighinttest.Mistakes(t, NewFactory(), "unknown_keys"))
 }
 
 func TestDurationsGetAnExample(t *testing.T) {
@@ -47,7 +40,7 @@ func TestDurationsGetAnExample(t *testing.T) {
 		`tools::get_build_status::min_interval: got "5sec" (unknown unit "sec"), ` + expected,
 		`run_budget: got "1 hour" (unknown unit " hour"), ` + expected,
 		`run_idle_timeout: got "10" (missing unit), ` + expected,
-	}, mistakes(t, "durations"))
+	}, confighinttest.Mistakes(t, NewFactory(), "durations"))
 }
 
 // TestBareNumberDurationsAreRefused: max_wait: 20 would be 20 nanoseconds, a wait over before its
@@ -57,7 +50,7 @@ func TestBareNumberDurationsAreRefused(t *testing.T) {
 	assert.Equal(t, []string{
 		`tools::get_build_status::max_wait: got the number 20, ` + expected,
 		`run_idle_timeout: got the number 600, ` + expected,
-	}, mistakes(t, "bare_durations"))
+	}, confighinttest.Mistakes(t, NewFactory(), "bare_durations"))
 }
 
 func TestWrongTypesGetTheExpectedTypeAndAnExample(t *testing.T) {
@@ -70,5 +63,5 @@ func TestWrongTypesGetTheExpectedTypeAndAnExample(t *testing.T) {
 			`waiting_values, terminal_values, max_wait, min_interval (e.g. {name: {kind: "value"}})`,
 		`conventions: got a map, expected a list of maps with the keys name, match, tool_name, call_id, arguments, ` +
 			`result, transcripts, run_id, agent_name, finish_reason, input_tokens, output_tokens, cached_input_tokens, tool_events, reply_events (e.g. [{name: "value"}])`,
-	}, mistakes(t, "wrong_types"))
+	}, confighinttest.Mistakes(t, NewFactory(), "wrong_types"))
 }

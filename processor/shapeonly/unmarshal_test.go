@@ -20,13 +20,6 @@ func TestUnmarshalDecodesAsBefore(t *testing.T) {
 		func(c *plainConfig) any { return (*Config)(c) })
 }
 
-// mistakes decodes testdata/mistakes/<name>.yaml as the collector does and returns the lines it
-// reports.
-func mistakes(t *testing.T, name string) []string {
-	t.Helper()
-	return confighinttest.Mistakes(t, NewFactory(), filepath.Join("testdata", "mistakes", name+".yaml"), "processors::shapeonly")
-}
-
 func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
 	const validKeys = "data_class_attribute, shaped_classes, unshaped_classes, tools, kept_keys, structural_keys, " +
 		"run_attributes, conventions, taint_outputs, max_value_bytes, max_depth, max_traces, memory_ttl, " +
@@ -37,14 +30,14 @@ func TestUnknownKeysGetTheNearestKeyOrTheValidOnes(t *testing.T) {
 		"max_wait: unknown key; valid keys here: " + validKeys,
 		"tool_name: unknown key here; did you mean conventions[n]::tool_name? Valid keys here: " + validKeys,
 		"conventions[0]::trascripts: unknown key; did you mean transcripts?",
-	}, mistakes(t, "unknown_keys"))
+	}, confighinttest.Mistakes(t, NewFactory(), "unknown_keys"))
 }
 
 func TestDurationsGetAnExample(t *testing.T) {
 	assert.Equal(t, []string{
 		`memory_ttl: got "1d" (unknown unit "d"), expected a duration, a number with one of the units h, m, s, ms, us, ns ` +
 			"(e.g. 20m, 1h30m or 500ms)",
-	}, mistakes(t, "durations"))
+	}, confighinttest.Mistakes(t, NewFactory(), "durations"))
 }
 
 func TestWrongTypesGetTheExpectedTypeAndAnExample(t *testing.T) {
@@ -55,5 +48,5 @@ func TestWrongTypesGetTheExpectedTypeAndAnExample(t *testing.T) {
 		`taint_outputs: got "yes", expected true or false (e.g. true)`,
 		`max_value_bytes: got "4MiB", expected a whole number (e.g. 10)`,
 		`max_depth: got "deep", expected a whole number (e.g. 10)`,
-	}, mistakes(t, "wrong_types"))
+	}, confighinttest.Mistakes(t, NewFactory(), "wrong_types"))
 }

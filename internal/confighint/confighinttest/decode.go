@@ -42,12 +42,13 @@ func Load[C component.Config](t testing.TB, factory component.Factory, name stri
 	return cfg.(C)
 }
 
-// Mistakes decodes the settings at key of a config file the collector must refuse, and returns the
-// lines its error reports, without the decoder's heading and the empty name it gives the config's top
-// level.
-func Mistakes(t testing.TB, factory component.Factory, file, key string) []string {
+// Mistakes decodes testdata/mistakes/<name>.yaml, a config the collector must refuse, at the key of
+// factory's processor (processors::<type>), and returns the lines its error reports, without the
+// decoder's heading and the empty name it gives the config's top level.
+func Mistakes(t testing.TB, factory component.Factory, name string) []string {
 	t.Helper()
-	_, err := Decode(t, factory, file, key)
+	file := filepath.Join("testdata", "mistakes", name+".yaml")
+	_, err := Decode(t, factory, file, "processors::"+factory.Type().String())
 	if err == nil {
 		t.Fatalf("%s: decoded without an error", file)
 	}
