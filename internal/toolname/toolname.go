@@ -65,11 +65,18 @@ func (s *Set) Len() int { return len(s.list) }
 // Names are the Set's names, normalised and sorted; the caller must not change them.
 func (s *Set) Names() []string { return s.list }
 
+// Has reports whether a name, normalised (Normal), is one of the Set's: the name itself, not one
+// behind a namespace (Resolve finds those).
+func (s *Set) Has(name string) bool {
+	_, ok := s.names[name]
+	return ok
+}
+
 // Resolve returns the configured name a tool name names (normalised), and whether one does: the name
 // itself, or else the longest configured name it ends with right after a namespace.
 func (s *Set) Resolve(name string) (string, bool) {
 	n := Normal(name)
-	if _, ok := s.names[n]; ok {
+	if s.Has(n) {
 		return n, true
 	}
 	if !strings.ContainsAny(n, "_-./:") {

@@ -43,6 +43,20 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// TestHas: a Set has its names as they were configured, normalised, and not the names that only end
+// with one behind a namespace, which Resolve resolves.
+func TestHas(t *testing.T) {
+	s := NewSet([]string{" Find_Customer", "crm.find_customer"})
+	for name, want := range map[string]bool{
+		"find_customer": true, "crm.find_customer": true,
+		"mcp__crm__find_customer": false, "customer": false, "find_customer_report": false, "": false,
+	} {
+		if got := s.Has(name); got != want {
+			t.Errorf("Has(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
 func TestSplit(t *testing.T) {
 	cases := [][3]string{
 		{"mcp__crmfind_customer", "crm", "find_customer"},
@@ -70,7 +84,7 @@ func FuzzResolve(f *testing.F) {
 			return
 		}
 		n := Normal(name)
-		if _, configured := set.names[got]; !configured {
+		if !set.Has(got) {
 			t.Fatalf("Resolve(%q) = %q, not configured", name, got)
 		}
 		if n != got && (!strings.HasSuffix(n, got) || !namespace(n[:len(n)-len(got)])) {

@@ -34,7 +34,7 @@ func (p *shapeOnly) namesShapedTool(name string) bool {
 		return true
 	}
 	for word := range strings.FieldsSeq(name) {
-		if t, ok := p.known.Resolve(word); ok && p.tools[t] {
+		if t, ok := p.known.Resolve(word); ok && p.shaped.Has(t) {
 			return true
 		}
 	}

@@ -42,10 +42,11 @@ type shapeOnly struct {
 	// it does not search (every other name it does).
 	searchRules   map[string]searchRule
 	shapedClasses map[string]bool
-	// tools says of each configured tool, by its normalised name, whether it is data-class; known are
-	// their names, found behind a namespace too (mcp__crm__find_customer is find_customer); shaped
-	// the names of the data-class ones, which the name searches look for.
-	tools         map[string]bool
+	// known are the configured tools' names, found behind a namespace too (mcp__crm__find_customer
+	// is find_customer); shaped the data-class ones among them, which the name searches look for. A
+	// name resolves against every configured tool, so that the longest wins, and is data-class when
+	// shaped has the tool it resolves to: crm.find-customer is find-customer, not customer, when both
+	// are configured. Validate gives each tool one data class, however its entries spell its name.
 	known, shaped *toolname.Set
 	memory        *memory
 	memories      *sharedcomponent.Map[*Config, *memory]
@@ -75,7 +76,6 @@ func newShapeOnly(set processor.Settings, cfg *Config, memories *sharedcomponent
 		shaper:        countsonly.New(cfg.KeptKeys, countsonly.Limits{MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxValueBytes}),
 		structural:    setOf(reg.StructuralKeys(), annotation.Keys(), cfg.StructuralKeys, cfg.RunAttributes, []string{cfg.DataClassAttribute}),
 		shapedClasses: map[string]bool{},
-		tools:         map[string]bool{},
 		setBounds:     setBounds{fingerprints: cfg.MaxFingerprintsPerTrace, depth: cfg.MaxDepth},
 		telemetry:     tb,
 		now:           time.Now,
@@ -87,15 +87,14 @@ func newShapeOnly(set processor.Settings, cfg *Config, memories *sharedcomponent
 	}
 	var shaped []string
 	for tool, class := range cfg.Tools {
-		p.tools[normalName(tool)] = p.shapedClasses[normalName(class)]
 		if p.shapedClasses[normalName(class)] {
 			shaped = append(shaped, tool)
 		}
 	}
-	p.known = toolname.NewSet(slices.Collect(maps.Keys(p.tools)))
+	p.known = toolname.NewSet(slices.Collect(maps.Keys(cfg.Tools)))
 	p.shaped = toolname.NewSet(shaped)
 	p.keptKey = func(key []byte) bool { return p.shaper.Kept(string(key)) }
-	if len(p.tools) > 0 {
+	if p.known.Len() > 0 {
 		// A withheld leaf that is a configured tool's name is not remembered: traces repeat tool
 		// names everywhere as their structure, and a value that is only one carries no tool's data.
 		p.setBounds.vocabulary = p.known.IsName
@@ -160,11 +159,8 @@ func (p *shapeOnly) shutdown(ctx context.Context) error {
 // namespace: internal/toolname) or by what its spans said.
 func (p *shapeOnly) toolShaped(name []byte, now time.Time) bool {
 	n := normalName(string(name))
-	if shaped, ok := p.tools[n]; ok {
-		return shaped
-	}
 	if t, ok := p.known.Resolve(n); ok {
-		return p.tools[t]
+		return p.shaped.Has(t)
 	}
 	return n != "" && p.memory.toolLearnt([]byte(n), now)
 }

@@ -45,3 +45,21 @@ func TestNamespacedToolNames(t *testing.T) {
 		"gen_ai.tool.call.id": "call_1", "gen_ai.tool.call.result": `{"rows":3}`}))
 	assert.Equal(t, `{"rows":3}`, attr(out, 0, "gen_ai.tool.call.result"))
 }
+
+// TestNamespacedNameResolvesToTheLongestTool: a namespaced name is the longest configured tool it
+// ends with, data-class or not, so crm.find-customer is find-customer, which is public, and not
+// customer behind the namespace crm.find-, which is data-class.
+func TestNamespacedNameResolvesToTheLongestTool(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.Tools = map[string]string{"customer": "customer", "find-customer": "public"}
+		c.ShapedClasses, c.UnshapedClasses = []string{"customer"}, []string{"public"}
+	})
+	out := h.run(spans(
+		map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "crm.find-customer",
+			"gen_ai.tool.call.id": "call_1", "gen_ai.tool.call.result": `{"email":"found@oscar.example"}`},
+		map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "crm.customer",
+			"gen_ai.tool.call.id": "call_2", "gen_ai.tool.call.result": `{"email":"named@papa.example"}`},
+	))
+	assert.Equal(t, `{"email":"found@oscar.example"}`, attr(out, 0, "gen_ai.tool.call.result"))
+	assert.Equal(t, `{"email":"[withheld]"}`, attr(out, 1, "gen_ai.tool.call.result"))
+}
