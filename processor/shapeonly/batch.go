@@ -45,10 +45,9 @@ type batch struct {
 	noBody    pcommon.Value
 	// locked are the scopes held for reading while the batch is searched.
 	locked []*scope
-	// toRead are the records decide reads; names the data-class tool names searched for in them;
+	// toRead are the records decide reads; nameSearch looks for the data-class tool names in them;
 	// logs: the batch is log records.
 	toRead     []int32
-	names      []string
 	nameSearch nameSearch
 	// naming reads values for the data-class tools they name (naming.go).
 	naming *toolname.Reader

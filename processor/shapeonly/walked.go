@@ -30,14 +30,15 @@ import (
 const maxNamesSearched = 32
 
 // markWalked marks the owners whose records are walked, looking at the records decide is to read
-// (b.toRead).
+// (b.toRead). The names searched for are the data-class tools', configured and learnt (see
+// maxNamesSearched); the search keeps their list, which the next batch fills again.
 func (b *batch) markWalked() {
-	names, searchable := b.shapedNames()
+	names, allLearnt := b.p.memory.learntTools(append(b.nameSearch.names[:0], b.p.shaped.Names()...), maxNamesSearched)
+	searchable := b.nameSearch.reset(names) && allLearnt
 	for i := range b.owners {
 		o := &b.owners[i]
 		o.walk = o.walk || b.logs || !searchable || o.runID != "" || b.TraceShaped(agentspan.Owner(i))
 	}
-	b.nameSearch.reset(names)
 	for _, i := range b.toRead {
 		r := &b.records[i]
 		o := &b.owners[r.owner]
@@ -45,24 +46,7 @@ func (b *batch) markWalked() {
 			o.walk = true
 		}
 	}
-	b.nameSearch.reset(nil)
-}
-
-// shapedNames are the data-class tool names, normalised, and whether they can be searched for: at
-// most maxNamesSearched, each of printable ASCII (a name compares case-insensitively, and ASCII
-// letters are all the search folds) but for the quote and the backslash, which JSON writes escaped.
-func (b *batch) shapedNames() ([]string, bool) {
-	names, ok := b.p.memory.learntTools(append(b.names[:0], b.p.shaped.Names()...), maxNamesSearched)
-	b.names = names
-	if !ok || len(names) > maxNamesSearched {
-		return nil, false
-	}
-	for _, n := range names {
-		if !toolname.Searchable(n) {
-			return nil, false
-		}
-	}
-	return names, true
+	b.nameSearch.forget()
 }
 
 // hasEvents reports whether a span has events but agentguard's stuck event.
@@ -79,6 +63,7 @@ func hasEvents(r *record) bool {
 // one before it and a few messages more: a string attribute is searched only past the part it shares
 // with the string the same attribute of the same owner held last, when that one named no tool.
 type nameSearch struct {
+	// names are the names searched for, normalised.
 	names []string
 	// shortest is the length of the shortest name: a text with fewer bytes cannot spell one, in any
 	// encoding, since each letter takes a byte at least.
@@ -94,17 +79,26 @@ type nameSearch struct {
 // whole than to look up.
 const minRemembered = 512
 
-// reset readies the search for names; the strings remembered are forgotten.
-func (n *nameSearch) reset(names []string) {
+// reset readies the search for names, normalised, which it keeps, and reports whether it can search
+// for them: at most maxNamesSearched, each of printable ASCII (a name compares case-insensitively, and
+// ASCII letters are all the search folds) but for the quote and the backslash, which JSON writes
+// escaped. The strings remembered are forgotten.
+func (n *nameSearch) reset(names []string) bool {
 	n.names, n.overlap, n.shortest = names, 2, 0 // the Kelvin sign is three bytes long
+	searchable := len(names) <= maxNamesSearched
 	for i, name := range names {
 		n.overlap = max(n.overlap, len(name)-1)
 		if i == 0 || len(name) < n.shortest {
 			n.shortest = len(name)
 		}
+		searchable = searchable && toolname.Searchable(name)
 	}
-	n.clean.Reset(nil)
+	n.forget()
+	return searchable
 }
+
+// forget drops the strings remembered: they are the batch's.
+func (n *nameSearch) forget() { n.clean.Reset(nil) }
 
 // record reports whether a record's attributes may name a data-class tool: one of their strings, at
 // any depth of a map or list (keys too), holds one of the names or an escape that could spell one.
