@@ -4,6 +4,7 @@
 package shapeonly
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -154,6 +155,21 @@ func TestNamesJSONWritesEscapedAreNotSearched(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.Tools = map[string]string{`crm "find"`: "customer"} })
 	out := h.run(inTrace(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": transcriptCalling(`crm \"find\"`)}),
 		pcommon.TraceID{0x58}))
+	assert.NotContains(t, attr(out, 0, "gen_ai.input.messages"), janeName)
+}
+
+// TestManyLearntToolsWalkEveryTrace: with more tools learnt than the name search looks for, a trace
+// that names only one of them is walked all the same, and its call found.
+func TestManyLearntToolsWalkEveryTrace(t *testing.T) {
+	h := newHarness(t, nil)
+	var learnt []map[string]any
+	for i := range maxNamesSearched + 1 {
+		learnt = append(learnt, map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": fmt.Sprintf("lookup_%d", i),
+			"gen_ai.tool.call.id": fmt.Sprintf("l%d", i), "tool.data_class": "customer", "gen_ai.tool.call.result": "{}"})
+	}
+	h.run(inTrace(spans(learnt...), pcommon.TraceID{0x5a}))
+	out := h.run(inTrace(spans(map[string]any{"gen_ai.operation.name": "chat", "gen_ai.input.messages": transcriptCalling("lookup_0")}),
+		pcommon.TraceID{0x5b}))
 	assert.NotContains(t, attr(out, 0, "gen_ai.input.messages"), janeName)
 }
 
